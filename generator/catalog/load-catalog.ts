@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { CatalogModel } from '../model.js';
+import { ProblemList, type CatalogProblem } from './problems.js';
+import { readCatalogFile, type RawCatalogFile } from './read-catalog-file.js';
+import { resolveCatalog } from './resolve-catalog.js';
+
+export interface CatalogSourceFile {
+  /** Path shown in messages, e.g. `catalog/02-account-events.yaml`. */
+  path: string;
+  text: string;
+}
+
+export interface LoadResult {
+  /** Present only when there are no errors. */
+  model?: CatalogModel;
+  errors: CatalogProblem[];
+  warnings: CatalogProblem[];
+}
+
+/** Loads catalog files given as text (in the order given) into the resolved model. */
+export function loadCatalog(files: CatalogSourceFile[]): LoadResult {
+  const problems = new ProblemList();
+  if (files.length === 0) {
+    problems.error({ file: 'catalog', line: 1, col: 1 }, 'no catalog files (*.yaml) found');
+  }
+  const raw: RawCatalogFile[] = [];
+  for (const file of files) {
+    const parsed = readCatalogFile(file.path, file.text, problems);
+    if (parsed) raw.push(parsed);
+  }
+  const model = resolveCatalog(raw, problems);
+  const { errors, warnings } = problems;
+  return errors.length > 0 ? { errors, warnings } : { model, errors, warnings };
+}
+
+/** Reads every `*.yaml` file of a catalog folder, in plain code-unit order of file names. */
+export function readCatalogDir(dir: string): CatalogSourceFile[] {
+  const names = readdirSync(dir)
+    .filter((name) => name.endsWith('.yaml'))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return names.map((name) => ({
+    path: relative(process.cwd(), join(dir, name)).split('\\').join('/'),
+    text: readFileSync(join(dir, name), 'utf8'),
+  }));
+}
+
+export function loadCatalogFromDisk(dir: string): LoadResult {
+  return loadCatalog(readCatalogDir(dir));
+}
