@@ -34,13 +34,17 @@ export function loadCatalog(files: CatalogSourceFile[]): LoadResult {
   return errors.length > 0 ? { errors, warnings } : { model, errors, warnings };
 }
 
-/** Reads every `*.yaml` file of a catalog folder, in plain code-unit order of file names. */
-export function readCatalogDir(dir: string): CatalogSourceFile[] {
+/**
+ * Reads every `*.yaml` file of a catalog folder, in plain code-unit order of file names.
+ * Paths in messages and banners are relative to `displayRoot` (default: the working
+ * directory, which `npm run` sets to the package root).
+ */
+export function readCatalogDir(dir: string, displayRoot = process.cwd()): CatalogSourceFile[] {
   const names = readdirSync(dir)
     .filter((name) => name.endsWith('.yaml'))
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return names.map((name) => ({
-    path: relative(process.cwd(), join(dir, name)).split('\\').join('/'),
+    path: relative(displayRoot, join(dir, name)).split('\\').join('/'),
     text: readFileSync(join(dir, name), 'utf8'),
   }));
 }

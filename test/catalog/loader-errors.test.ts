@@ -63,6 +63,13 @@ describe('catalog loader: one test per mistake class, message and exact line:col
       },
     ],
     [
+      'field named __proto__',
+      {
+        given: oneFile('section: S', 'events:', '  a.b:', '    v1:', '      fields:', '        __proto__: string'),
+        want: ['catalog/a.yaml:6:9 invalid field name "__proto__"'],
+      },
+    ],
+    [
       'bad field notation (seed array syntax)',
       {
         given: oneFile('section: S', 'events:', '  a.b:', '    v1:', '      fields:', '        xs: a[s]'),

@@ -1,0 +1,172 @@
+import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, TypeRef } from '../model.js';
+import { bannerText } from './banner.js';
+import { byCodeUnit, stableJson, type EmittedFile } from './emitted-file.js';
+
+/**
+ * `tolerant`: unlisted properties are allowed (the published schemas).
+ * `strict`: every object the catalog fully describes rejects unlisted properties; an open
+ * event's payload still accepts them, and `object` fields (content not shown) always do.
+ */
+export type SchemaMode = 'tolerant' | 'strict';
+
+export type JsonSchema = { [key: string]: unknown };
+
+const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+const ID_PREFIX = 'urn:data-import-events';
+
+export const schemaIds = {
+  payload: (e: EventVersionModel) => `${ID_PREFIX}:event:${e.type}:${e.version}:payload`,
+  message: (e: EventVersionModel) => `${ID_PREFIX}:event:${e.type}:${e.version}:message`,
+  shared: (name: string) => `${ID_PREFIX}:shared:${name}`,
+};
+
+export const schemaPaths = {
+  payload: (e: EventVersionModel) => `schemas/events/${e.type}/${e.version}/payload.schema.json`,
+  message: (e: EventVersionModel) => `schemas/events/${e.type}/${e.version}/message.schema.json`,
+  shared: (name: string) => `schemas/shared/${name}.schema.json`,
+};
+
+/** JSON Pointer escaping of one reference token (RFC 6901). */
+const pointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
+
+function typeSchema(type: TypeRef): JsonSchema {
+  switch (type.kind) {
+    case 'primitive':
+      return { type: type.name };
+    case 'array':
+      return { type: 'array', items: typeSchema(type.items) };
+    case 'named':
+      return { $ref: `#/$defs/${pointerToken(type.name)}` };
+  }
+}
+
+function fieldSchema(field: FieldModel): JsonSchema {
+  let schema = typeSchema(field.type);
+  if (field.nullable) {
+    schema = 'type' in schema && typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'] } : { anyOf: [schema, { type: 'null' }] };
+  }
+  return field.description === undefined ? schema : { description: field.description, ...schema };
+}
+
+/** An object schema for a list of fields; `closed` adds `additionalProperties: false`. */
+function objectSchema(fields: readonly FieldModel[], closed: boolean): JsonSchema {
+  const properties: JsonSchema = {};
+  for (const field of fields) properties[field.name] = fieldSchema(field);
+  const required = fields.filter((f) => !f.optional).map((f) => f.name);
+  return {
+    type: 'object',
+    properties,
+    ...(required.length > 0 && { required }),
+    ...(closed && { additionalProperties: false }),
+  };
+}
+
+/** Names of the shared types reachable from some fields, sorted. */
+function reachableSharedTypes(model: CatalogModel, fields: readonly FieldModel[]): string[] {
+  const byName = new Map(model.sharedTypes.map((t) => [t.name, t]));
+  const seen = new Set<string>();
+  const visit = (type: TypeRef): void => {
+    if (type.kind === 'array') return visit(type.items);
+    if (type.kind !== 'named' || seen.has(type.name)) return;
+    seen.add(type.name);
+    for (const field of byName.get(type.name)?.fields ?? []) visit(field.type);
+  };
+  for (const field of fields) visit(field.type);
+  return [...seen].sort(byCodeUnit);
+}
+
+function sharedDefs(model: CatalogModel, fields: readonly FieldModel[], mode: SchemaMode): JsonSchema | undefined {
+  const names = reachableSharedTypes(model, fields);
+  if (names.length === 0) return undefined;
+  const byName = new Map(model.sharedTypes.map((t) => [t.name, t]));
+  const defs: JsonSchema = {};
+  for (const name of names) {
+    const shared = byName.get(name)!;
+    defs[name] = { title: shared.name, ...describe(shared.description), ...objectSchema(shared.fields, mode === 'strict') };
+  }
+  return defs;
+}
+
+const describe = (description: string | undefined): JsonSchema => (description === undefined ? {} : { description });
+
+function eventDescription(event: EventVersionModel): string {
+  const parts = [`Payload of ${event.type} ${event.version} (catalog name ${event.name}).`];
+  if (event.description) parts.push(event.description);
+  if (event.open) parts.push(`Open: the catalog does not show every field ("${event.open.seed}"), so unlisted properties are accepted in every mode.`);
+  return parts.join(' ');
+}
+
+/** Self-contained payload schema: shared types it reaches are in `$defs`. */
+export function payloadSchema(model: CatalogModel, event: EventVersionModel, mode: SchemaMode = 'tolerant'): JsonSchema {
+  const body = objectSchema(event.fields, mode === 'strict' && !event.open);
+  const defs = sharedDefs(model, event.fields, mode);
+  return {
+    $schema: DIALECT,
+    $id: schemaIds.payload(event) + (mode === 'strict' ? ':strict' : ''),
+    title: `${event.type} ${event.version} payload`,
+    description: eventDescription(event),
+    ...body,
+    // An open payload says so explicitly, whatever the mode.
+    ...(event.open && { additionalProperties: true }),
+    ...(defs && { $defs: defs }),
+  };
+}
+
+/** The full message: the envelope (`type`, `version`, `payload`; other keys tolerated) around the payload. */
+export function messageSchema(model: CatalogModel, event: EventVersionModel, mode: SchemaMode = 'tolerant'): JsonSchema {
+  const payload = payloadSchema(model, event, mode);
+  const { $schema, $id, $defs, ...payloadBody } = payload;
+  void $schema;
+  void $id;
+  return {
+    $schema: DIALECT,
+    $id: schemaIds.message(event) + (mode === 'strict' ? ':strict' : ''),
+    title: `${event.type} ${event.version} message`,
+    description: `A ${event.type} ${event.version} message on the bus. Keys other than type, version and payload (ids, timestamps, trace headers) are tolerated.`,
+    type: 'object',
+    properties: {
+      type: { const: event.type },
+      version: { const: event.version },
+      payload: { $ref: '#/$defs/payload' },
+    },
+    required: ['type', 'version', 'payload'],
+    $defs: { payload: payloadBody, ...($defs as JsonSchema | undefined) },
+  };
+}
+
+/** One shared type on its own (for consumers who reference it directly). */
+export function sharedTypeSchema(model: CatalogModel, shared: ObjectTypeModel): JsonSchema {
+  const self: FieldModel = { name: shared.name, type: { kind: 'named', name: shared.name }, optional: false, nullable: false, position: shared.position };
+  const defs = sharedDefs(model, [self], 'tolerant') ?? {};
+  const { [shared.name]: body, ...others } = defs as Record<string, JsonSchema>;
+  return {
+    $schema: DIALECT,
+    $id: schemaIds.shared(shared.name),
+    ...body,
+    ...(Object.keys(others).length > 0 && { $defs: others }),
+  };
+}
+
+/** The banner of a JSON file, which has no comments: `$comment` first. */
+const withBanner = (sources: readonly string[], schema: JsonSchema): string => stableJson({ $comment: bannerText(sources), ...schema });
+
+/** Catalog files an event's output depends on: its own, those of fragments it reuses, and of shared types it reaches. */
+export function eventSources(model: CatalogModel, event: EventVersionModel): string[] {
+  const files = new Set([event.position.file, ...event.fields.map((f) => f.position.file)]);
+  const byName = new Map(model.sharedTypes.map((t) => [t.name, t]));
+  for (const name of reachableSharedTypes(model, event.fields)) files.add(byName.get(name)!.position.file);
+  return [...files].sort(byCodeUnit);
+}
+
+export function emitSchemas(model: CatalogModel): EmittedFile[] {
+  const files: EmittedFile[] = [];
+  for (const event of model.events) {
+    const sources = eventSources(model, event);
+    files.push({ path: schemaPaths.payload(event), contents: withBanner(sources, payloadSchema(model, event)) });
+    files.push({ path: schemaPaths.message(event), contents: withBanner(sources, messageSchema(model, event)) });
+  }
+  for (const shared of model.sharedTypes) {
+    files.push({ path: schemaPaths.shared(shared.name), contents: withBanner([shared.position.file], sharedTypeSchema(model, shared)) });
+  }
+  return files;
+}

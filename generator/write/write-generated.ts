@@ -1,0 +1,88 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { byCodeUnit, type EmittedFile } from '../emit/emitted-file.js';
+
+/** Every file under a directory, as `/`-separated paths relative to it, sorted. */
+export function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  const walk = (current: string): void => {
+    for (const entry of readdirSync(current, { withFileTypes: true })) {
+      const full = join(current, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else out.push(relative(dir, full).split('\\').join('/'));
+    }
+  };
+  walk(dir);
+  return out.sort(byCodeUnit);
+}
+
+/**
+ * Replaces `outDir` with exactly `files`, all or nothing: everything is written to a
+ * sibling temporary folder first, then swapped in by renames. Stale files vanish with
+ * the old folder. If anything fails, the old folder is put back.
+ */
+export function writeGenerated(outDir: string, files: EmittedFile[]): void {
+  const staging = `${outDir}.staging-${process.pid}`;
+  const previous = `${outDir}.previous-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  try {
+    for (const file of files) {
+      const target = join(staging, file.path);
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, file.contents);
+    }
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  const hadPrevious = existsSync(outDir);
+  if (hadPrevious) renameSync(outDir, previous);
+  try {
+    renameSync(staging, outDir);
+  } catch (error) {
+    if (hadPrevious) renameSync(previous, outDir);
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  rmSync(previous, { recursive: true, force: true });
+}
+
+export interface Staleness {
+  /** On disk but different from a fresh generation. */
+  stale: string[];
+  /** Generated but not on disk. */
+  missing: string[];
+  /** On disk but no longer generated. */
+  extra: string[];
+  /** Unified diff of stale files (and of missing/extra ones against nothing). */
+  diff: string;
+}
+
+/** Compares `outDir` with a fresh generation, writing nothing. */
+export function compareGenerated(outDir: string, files: EmittedFile[], label = 'generated'): Staleness {
+  const onDisk = new Set(listFiles(outDir));
+  const result: Staleness = { stale: [], missing: [], extra: [], diff: '' };
+  const patches: string[] = [];
+  for (const file of files) {
+    const name = `${label}/${file.path}`;
+    if (!onDisk.has(file.path)) {
+      result.missing.push(file.path);
+      patches.push(createTwoFilesPatch('/dev/null', name, '', file.contents));
+      continue;
+    }
+    onDisk.delete(file.path);
+    const current = readFileSync(join(outDir, file.path), 'utf8');
+    if (current !== file.contents) {
+      result.stale.push(file.path);
+      patches.push(createTwoFilesPatch(name, name, current, file.contents));
+    }
+  }
+  for (const path of onDisk) {
+    result.extra.push(path);
+    patches.push(createTwoFilesPatch(`${label}/${path}`, '/dev/null', readFileSync(join(outDir, path), 'utf8'), ''));
+  }
+  result.diff = patches.join('');
+  return result;
+}

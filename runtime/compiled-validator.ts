@@ -1,0 +1,32 @@
+/**
+ * The shape of the precompiled (ajv standalone) validators in `generated/validators/`.
+ * Only types: the generated code itself has no imports.
+ */
+
+/** An error as ajv reports it (ajv's `ErrorObject`, without its optional extras). */
+export interface CompiledValidatorError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** A validation function: `true` when valid; after `false`, `errors` says why. */
+export interface CompiledValidator {
+  (data: unknown): boolean;
+  errors?: CompiledValidatorError[] | null;
+}
+
+export interface CompiledValidatorPair {
+  tolerant: CompiledValidator;
+  strict: CompiledValidator;
+}
+
+/** What each `generated/validators/<type>/<version>.js` module exports. */
+export interface CompiledEventModule {
+  /** Stop at the first error: the path every message takes. */
+  fast: CompiledValidatorPair;
+  /** Collect every error; built on first call, used only for rejected messages. */
+  full(): CompiledValidatorPair;
+}

@@ -1,0 +1,118 @@
+/**
+ * `npm run generate` as a maintainer meets it: --check, atomic writes, stale-file removal,
+ * and the committed generated/ being exactly a fresh generation of catalog/.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readCatalogDir } from '../../generator/catalog/load-catalog.js';
+import { generate } from '../../generator/generate.js';
+import { compareGenerated, listFiles, writeGenerated } from '../../generator/write/write-generated.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const FIXTURE = join(ROOT, 'test/generator/fixtures/multiple-versions/catalog');
+const work = mkdtempSync(join(tmpdir(), 'generate-cli-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function runGenerate(...args: string[]) {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'generator/cli/generate.ts'), ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Every file's bytes under a folder, to prove nothing changed. */
+function snapshot(dir: string): Record<string, string> {
+  return Object.fromEntries(listFiles(dir).map((path) => [path, readFileSync(join(dir, path), 'utf8')]));
+}
+
+describe('the committed generated/', () => {
+  it('equals a fresh in-memory generation of catalog/', async () => {
+    const result = await generate(readCatalogDir(join(ROOT, 'catalog')));
+    if (!result.ok) throw new Error(result.errors.map((e) => e.message).join('\n'));
+    const { stale, missing, extra, diff } = compareGenerated(join(ROOT, 'generated'), result.files);
+    expect({ stale, missing, extra }, `generated/ is out of date; run npm run generate\n${diff.slice(0, 4000)}`).toEqual({ stale: [], missing: [], extra: [] });
+  });
+});
+
+describe('npm run generate', () => {
+  const out = join(work, 'out');
+
+  it('writes the output, prints a one-line summary with stage timings, and --check then passes', () => {
+    const written = runGenerate('--catalog', FIXTURE, '--out', out);
+    expect(written.status).toBe(0);
+    expect(written.stdout).toMatch(/^✔ wrote .*: \d+ files from 2 event types, 5 event versions, 0 shared types, 0 open events, 0 gaps in \d+ ms \(load \d+ ms, schemas \d+ ms, types \d+ ms, validators \d+ ms, index \d+ ms, write \d+ ms\)\n$/);
+    expect(listFiles(out)).toContain('manifest.json');
+    const check = runGenerate('--check', '--catalog', FIXTURE, '--out', out);
+    expect(check.status).toBe(0);
+    expect(check.stdout).toContain('is up to date');
+  });
+
+  it('--check writes nothing, exits 1, and names stale, missing and extra files with a diff', () => {
+    const before = snapshot(out);
+    const manifest = join(out, 'manifest.json');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('"account_number"', '"acount_number"'));
+    rmSync(join(out, 'types.ts'));
+    writeFileSync(join(out, 'leftover.json'), '{}\n');
+    const tampered = snapshot(out);
+
+    const check = runGenerate('--check', '--catalog', FIXTURE, '--out', out);
+    expect(check.status).toBe(1);
+    expect(check.stderr).toContain('stale:   ');
+    expect(check.stderr).toMatch(/stale: +.*manifest\.json/);
+    expect(check.stderr).toMatch(/missing: +.*types\.ts/);
+    expect(check.stderr).toMatch(/extra: +.*leftover\.json/);
+    expect(check.stdout).toMatch(/^-\s+"name": "acount_number",$/m);
+    expect(check.stdout).toMatch(/^\+\s+"name": "account_number",$/m);
+    expect(snapshot(out)).toEqual(tampered);
+
+    // A real run repairs it and removes the file no longer generated.
+    expect(runGenerate('--catalog', FIXTURE, '--out', out).status).toBe(0);
+    expect(snapshot(out)).toEqual(before);
+  });
+
+  it('leaves the output byte-identical when the catalog has errors, and reports them positioned', () => {
+    const before = snapshot(out);
+    const broken = join(work, 'broken');
+    cpSync(FIXTURE, broken, { recursive: true });
+    const file = join(broken, '01-versions.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('document_id: integer', 'document_id: intger'));
+    const run = runGenerate('--catalog', broken, '--out', out);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/01-versions\.yaml:7:22 unknown type "intger" for field "document_id" \(did you mean "integer"\?\)/);
+    expect(run.stderr).toContain('left unchanged');
+    expect(snapshot(out)).toEqual(before);
+  });
+
+  it('removes files of events deleted from the catalog', () => {
+    const smaller = join(work, 'smaller');
+    cpSync(FIXTURE, smaller, { recursive: true });
+    const file = join(smaller, '01-versions.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/  agreement\.revoked:[\s\S]*$/, ''));
+    const target = join(work, 'smaller-out');
+    cpSync(out, target, { recursive: true });
+    expect(runGenerate('--catalog', smaller, '--out', target).status).toBe(0);
+    expect(listFiles(target).filter((p) => p.includes('agreement.revoked'))).toEqual([]);
+    expect(listFiles(out).filter((p) => p.includes('agreement.revoked')).length).toBeGreaterThan(0);
+  });
+
+  it('exits 2 with usage for an unknown option or a missing catalog folder', () => {
+    expect(runGenerate('--chek').status).toBe(2);
+    const missing = runGenerate('--catalog', join(work, 'nope'));
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('catalog folder not found');
+  });
+});
+
+describe('writeGenerated', () => {
+  it('puts the old folder back untouched when writing fails part-way', () => {
+    const target = join(work, 'atomic');
+    writeGenerated(target, [{ path: 'a.txt', contents: 'old\n' }, { path: 'nested/b.txt', contents: 'old b\n' }]);
+    const before = snapshot(target);
+    // A NUL byte in a path makes the file system refuse it after the first file is written.
+    expect(() => writeGenerated(target, [{ path: 'a.txt', contents: 'new\n' }, { path: 'bad\0name', contents: 'x' }])).toThrow();
+    expect(snapshot(target)).toEqual(before);
+    expect(listFiles(work).filter((p) => p.includes('.staging-'))).toEqual([]);
+  });
+});

@@ -1,0 +1,273 @@
+/**
+ * The precompiled (ajv standalone) validators agree with ajv compiling the same payload
+ * schemas at run time: same verdict from `fast`, same verdict and the same errors from
+ * `full()`, for every event of the real catalog, in both modes, on a full payload, a minimal
+ * one and every labelled mutation of `test/support/samples.ts`.
+ *
+ * The modules are emitted in memory, written to a fresh temporary directory and imported
+ * from there as the ES modules they are.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
+import { formatProblem } from '../../generator/catalog/problems.js';
+import { payloadSchema, type SchemaMode } from '../../generator/emit/json-schema.js';
+import type { EmittedFile } from '../../generator/emit/emitted-file.js';
+import { emitValidators, validatorAjvOptions, validatorPaths } from '../../generator/emit/validators.js';
+import type { CatalogModel, EventVersionModel, FieldModel, TypeRef } from '../../generator/model.js';
+import type { CompiledEventModule, CompiledValidator, CompiledValidatorError } from '../../runtime/compiled-validator.js';
+import { fullPayload, minimalPayload, mutations, type Payload } from '../support/samples.js';
+
+const MODES: readonly SchemaMode[] = ['tolerant', 'strict'];
+
+const loaded = loadCatalogFromDisk('catalog');
+if (!loaded.model) throw new Error(`catalog did not load:\n${loaded.errors.map(formatProblem).join('\n')}`);
+const model: CatalogModel = loaded.model;
+
+/** A small hand-made model for what the real catalog does not use yet: nullable fields (primitive and shared). */
+const synthetic: CatalogModel = (() => {
+  const position = { file: 'catalog/synthetic.yaml', line: 1, col: 1 };
+  const str: TypeRef = { kind: 'primitive', name: 'string' };
+  const int: TypeRef = { kind: 'primitive', name: 'integer' };
+  const thing: TypeRef = { kind: 'named', name: 'Synthetic-Thing' };
+  const field = (name: string, type: TypeRef, flags: Partial<FieldModel> = {}): FieldModel => ({ name, type, optional: false, nullable: false, position, ...flags });
+  return {
+    sourceFiles: [position.file],
+    sharedTypes: [
+      {
+        name: 'Synthetic-Thing',
+        tsName: 'SyntheticThing',
+        fields: [field('label', str), field('note', str, { optional: true, nullable: true })],
+        section: 'synthetic',
+        position,
+        usedBy: ['synthetic.thing@v1'],
+      },
+    ],
+    events: [
+      {
+        type: 'synthetic.thing',
+        version: 'v1',
+        key: 'synthetic.thing@v1',
+        name: 'synthetic.thing-v1',
+        tsName: 'SyntheticThingV1',
+        fields: [
+          field('id', int),
+          field('thing', thing, { nullable: true }),
+          field('things', { kind: 'array', items: thing }, { optional: true }),
+          field('count', int, { optional: true, nullable: true }),
+        ],
+        open: false,
+        extends: [],
+        section: 'synthetic',
+        position,
+      },
+    ],
+    gaps: [],
+  };
+})();
+
+const emitted = emitValidators(model);
+const emittedSynthetic = emitValidators(synthetic);
+const outDir = mkdtempSync(join(tmpdir(), 'event-validators-'));
+
+/** Writes emitted files under `dir` (with a package.json that makes `.js` ESM) and imports each event's module. */
+async function writeAndImport(files: EmittedFile[], dir: string, events: readonly EventVersionModel[]): Promise<Map<string, CompiledEventModule>> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
+  for (const file of files) {
+    const path = join(dir, file.path);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.contents);
+  }
+  const modules = new Map<string, CompiledEventModule>();
+  await Promise.all(
+    events.map(async (event) => {
+      const url = pathToFileURL(join(dir, validatorPaths.module(event))).href;
+      modules.set(event.key, (await import(url)) as CompiledEventModule);
+    }),
+  );
+  return modules;
+}
+
+const modules = new Map<string, CompiledEventModule>();
+
+beforeAll(async () => {
+  for (const [key, mod] of await writeAndImport(emitted, join(outDir, 'real'), model.events)) modules.set(key, mod);
+  for (const [key, mod] of await writeAndImport(emittedSynthetic, join(outDir, 'synthetic'), synthetic.events)) modules.set(key, mod);
+});
+
+afterAll(() => {
+  rmSync(outDir, { recursive: true, force: true });
+});
+
+/** ajv compiling the same payload schemas at run time, with the generator's options. */
+const runtimeAjv = {
+  fast: new Ajv2020(validatorAjvOptions(false)),
+  full: new Ajv2020(validatorAjvOptions(true)),
+};
+
+function runtimeValidator(m: CatalogModel, event: EventVersionModel, mode: SchemaMode, allErrors: boolean): ValidateFunction {
+  const ajv = allErrors ? runtimeAjv.full : runtimeAjv.fast;
+  const schema = payloadSchema(m, event, mode);
+  return ajv.getSchema(schema.$id as string) ?? ajv.compile(schema);
+}
+
+interface Verdict {
+  valid: boolean;
+  errors: Pick<CompiledValidatorError, 'instancePath' | 'schemaPath' | 'keyword' | 'params'>[];
+}
+
+function verdict(validate: CompiledValidator | ValidateFunction, payload: unknown): Verdict {
+  const valid = validate(payload) as boolean;
+  const errors = (validate.errors ?? []).map(({ instancePath, schemaPath, keyword, params }) => ({ instancePath, schemaPath, keyword, params: { ...params } }));
+  return { valid, errors };
+}
+
+interface Case {
+  label: string;
+  payload: Payload;
+  /** Modes where the payload is valid. */
+  validIn: readonly SchemaMode[];
+  expectPath?: string;
+}
+
+function casesOf(m: CatalogModel, event: EventVersionModel): Case[] {
+  return [
+    { label: 'full payload', payload: fullPayload(m, event), validIn: MODES },
+    { label: 'minimal payload', payload: minimalPayload(m, event), validIn: MODES },
+    ...mutations(m, event),
+  ];
+}
+
+/** The pointer an ajv error designates: the missing or unlisted property itself, or the value at fault. */
+function errorPointer(error: Verdict['errors'][number]): string {
+  const escape = (name: unknown): string => String(name).replace(/~/g, '~0').replace(/\//g, '~1');
+  if (error.keyword === 'required') return `${error.instancePath}/${escape(error.params.missingProperty)}`;
+  if (error.keyword === 'additionalProperties') return `${error.instancePath}/${escape(error.params.additionalProperty)}`;
+  return error.instancePath;
+}
+
+function moduleOf(event: EventVersionModel): CompiledEventModule {
+  const mod = modules.get(event.key);
+  if (!mod) throw new Error(`no module imported for ${event.key}`);
+  return mod;
+}
+
+/** The agreement checks for one event, shared by the real catalog and the synthetic model. */
+function agreementSuite(m: CatalogModel, event: EventVersionModel): void {
+  const cases = casesOf(m, event);
+
+  it.each(MODES)('fast.%s agrees with runtime ajv (allErrors: false) on every sample', (mode) => {
+    const generated = moduleOf(event).fast[mode];
+    const runtime = runtimeValidator(m, event, mode, false);
+    for (const c of cases) {
+      expect(verdict(generated, c.payload), `${event.key} ${mode}: ${c.label}`).toEqual(verdict(runtime, c.payload));
+    }
+  });
+
+  it.each(MODES)('full().%s agrees with runtime ajv (allErrors: true), errors included', (mode) => {
+    const generated = moduleOf(event).full()[mode];
+    const runtime = runtimeValidator(m, event, mode, true);
+    for (const c of cases) {
+      expect(verdict(generated, c.payload), `${event.key} ${mode}: ${c.label}`).toEqual(verdict(runtime, c.payload));
+    }
+  });
+
+  it.each(MODES)('%s: full and minimal payloads pass; each mutation fails where expected, at its path', (mode) => {
+    const mod = moduleOf(event);
+    for (const c of cases) {
+      const expectedValid = c.validIn.includes(mode);
+      const fast = verdict(mod.fast[mode], c.payload);
+      const full = verdict(mod.full()[mode], c.payload);
+      expect(fast.valid, `${event.key} ${mode}: ${c.label} (fast)`).toBe(expectedValid);
+      expect(full.valid, `${event.key} ${mode}: ${c.label} (full)`).toBe(expectedValid);
+      if (!expectedValid && c.expectPath !== undefined) {
+        expect(full.errors.map(errorPointer), `${event.key} ${mode}: ${c.label}`).toContain(c.expectPath);
+        expect(fast.errors.map(errorPointer), `${event.key} ${mode}: ${c.label}`).toContain(c.expectPath);
+      }
+    }
+  });
+
+  it(`strict ${event.open ? 'accepts' : 'rejects'} an unlisted payload property${event.open ? ' (open event)' : ''}; tolerant accepts it`, () => {
+    const payload = { ...fullPayload(m, event), not_in_the_catalog: true };
+    const mod = moduleOf(event);
+    expect(mod.fast.tolerant(payload)).toBe(true);
+    expect(mod.fast.strict(payload)).toBe(event.open !== false);
+    expect(mod.full().strict(payload)).toBe(event.open !== false);
+    if (!event.open) {
+      expect(mod.full().strict.errors).toEqual([expect.objectContaining({ instancePath: '', keyword: 'additionalProperties', params: { additionalProperty: 'not_in_the_catalog' } })]);
+    }
+  });
+}
+
+describe('emitted files', () => {
+  it('has a .js module and a .d.ts for every event version, and nothing else', () => {
+    const expected = model.events.flatMap((e) => [validatorPaths.module(e), validatorPaths.declarations(e)]);
+    expect(emitted.map((f) => f.path)).toEqual(expected);
+    expect(validatorPaths.module(model.events[0]!)).toMatch(/^validators\/[^/]+\/[^/]+\.js$/);
+  });
+
+  it('every file starts with the banner', () => {
+    for (const file of emitted) expect(file.contents, file.path).toMatch(/^\/\/ Generated by `npm run generate` from .*Do not edit/);
+  });
+
+  it('no module imports, requires or evaluates anything', () => {
+    for (const file of [...emitted, ...emittedSynthetic].filter((f) => f.path.endsWith('.js'))) {
+      for (const banned of ['require(', 'import ', 'new Function', 'eval(']) {
+        expect(file.contents.includes(banned), `${file.path} contains ${banned}`).toBe(false);
+      }
+      expect(file.contents).toContain('export const fast = /*#__PURE__*/ buildFast();');
+      expect(file.contents).toContain('export function full() {');
+    }
+  });
+
+  it('declarations type the exports with the runtime contract', () => {
+    for (const file of emitted.filter((f) => f.path.endsWith('.d.ts'))) {
+      expect(file.contents, file.path).toContain("import type { CompiledValidatorPair } from '../../../runtime/compiled-validator.js';");
+      expect(file.contents, file.path).toContain('export declare const fast: CompiledValidatorPair;');
+      expect(file.contents, file.path).toContain('export declare function full(): CompiledValidatorPair;');
+    }
+  });
+
+  it('emitting twice gives identical bytes', () => {
+    expect(emitValidators(model)).toEqual(emitted);
+  });
+
+  it("an event's module does not depend on the other events (order, presence)", () => {
+    const some = model.events.filter((_, i) => i % 25 === 0);
+    const alone = emitValidators({ ...model, events: [...some].reverse() });
+    const byPath = new Map(emitted.map((f) => [f.path, f.contents]));
+    for (const file of alone) expect(file.contents, file.path).toBe(byPath.get(file.path));
+  });
+
+  it('full() is built once and memoised; fast and full are distinct compilations', () => {
+    const mod = moduleOf(model.events[0]!);
+    expect(mod.full()).toBe(mod.full());
+    expect(mod.full().tolerant).not.toBe(mod.fast.tolerant);
+  });
+
+  it('names the event when ajv rejects a schema', () => {
+    const event = { ...synthetic.events[0]!, fields: [{ ...synthetic.events[0]!.fields[0]!, type: { kind: 'primitive', name: 'date' } as unknown as TypeRef }] };
+    expect(() => emitValidators({ ...synthetic, events: [event] })).toThrow(/synthetic\.thing@v1/);
+  });
+});
+
+describe.each(model.events.map((event) => [event.key, event] as const))('%s', (_key, event) => {
+  agreementSuite(model, event);
+});
+
+describe.each(synthetic.events.map((event) => [event.key, event] as const))('synthetic %s (nullable fields)', (_key, event) => {
+  agreementSuite(synthetic, event);
+
+  it('accepts null where the field is nullable', () => {
+    const payload = { ...fullPayload(synthetic, event), thing: null, count: null, things: [{ label: 'a', note: null }] };
+    for (const mode of MODES) {
+      expect(moduleOf(event).fast[mode](payload)).toBe(true);
+      expect(moduleOf(event).full()[mode](payload)).toBe(true);
+    }
+  });
+});
