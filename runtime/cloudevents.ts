@@ -1,0 +1,74 @@
+import type { CatalogEvent } from '../generated/types.js';
+import type { ValidateOptions, ValidationResult } from './result.js';
+import { validateEvent } from './validate-event.js';
+
+/**
+ * CloudEvents 1.0, structured mode (`application/cloudevents+json`).
+ *
+ * Mapping: the CloudEvent `type` is the event type, `data` is the payload, and the
+ * payload version travels in the extension attribute `eventversion` (CloudEvents has no
+ * version attribute, and a suffix on `type` would be ambiguous: some event types end in
+ * `.v2` themselves). `dataschema`, when present, is the message schema's id.
+ */
+export interface StructuredCloudEvent {
+  specversion: '1.0';
+  id: string;
+  source: string;
+  type: string;
+  eventversion: string;
+  datacontenttype?: string;
+  dataschema?: string;
+  time?: string;
+  subject?: string;
+  data: unknown;
+  [extension: string]: unknown;
+}
+
+/** The envelope for a CloudEvent: its attributes are kept as extra top-level keys. */
+export function fromCloudEvent(cloudEvent: unknown): unknown {
+  if (typeof cloudEvent !== 'object' || cloudEvent === null || Array.isArray(cloudEvent)) return cloudEvent;
+  const { type, eventversion, data, ...attributes } = cloudEvent as Record<string, unknown>;
+  return { ...attributes, type, version: eventversion, payload: data };
+}
+
+/** Validates a structured-mode CloudEvent as the event it carries. Never throws. */
+export function validateCloudEvent(cloudEvent: unknown, options?: ValidateOptions): ValidationResult {
+  try {
+    if (typeof cloudEvent === 'object' && cloudEvent !== null && (cloudEvent as Record<string, unknown>).specversion !== '1.0') {
+      return {
+        ok: false,
+        error: {
+          code: 'malformed_message',
+          message: 'not a CloudEvents 1.0 event (specversion must be "1.0")',
+          issues: [{ path: '/specversion', code: 'cloudevents_specversion', message: 'expected "1.0"' }],
+        },
+      };
+    }
+    const result = validateEvent(fromCloudEvent(cloudEvent), options);
+    if (result.ok) return result;
+    // Point into the CloudEvent as received, not into the envelope it was mapped to.
+    const issues = result.error.issues.map((issue) => ({ ...issue, path: toCloudEventPath(issue.path) }));
+    return { ok: false, error: { ...result.error, issues } };
+  } catch {
+    return validateEvent(undefined, options);
+  }
+}
+
+const toCloudEventPath = (path: string): string =>
+  path.startsWith('/payload') ? `/data${path.slice('/payload'.length)}` : path === '/version' ? '/eventversion' : path;
+
+/** Wraps an event as a structured-mode CloudEvent. */
+export function toCloudEvent(
+  event: CatalogEvent,
+  attributes: { id: string; source: string; time?: string; subject?: string; [extension: string]: unknown },
+): StructuredCloudEvent {
+  return {
+    ...attributes,
+    specversion: '1.0',
+    type: event.type,
+    eventversion: event.version,
+    datacontenttype: 'application/json',
+    dataschema: `urn:data-import-events:event:${event.type}:${event.version}:message`,
+    data: event.payload,
+  };
+}

@@ -1,0 +1,44 @@
+import { locateJsonSyntaxError } from './json-syntax.js';
+import type { ValidateOptions, ValidationResult } from './result.js';
+import { validateEvent } from './validate-event.js';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+const malformed = (message: string, code: string): ValidationResult => ({
+  ok: false,
+  error: { code: 'malformed_message', message, issues: [{ path: '', code, message }] },
+});
+
+/**
+ * Decodes one message from JSON text or UTF-8 bytes (a leading byte-order mark is
+ * accepted) and validates it. Never throws: bad bytes or bad JSON are `malformed_message`
+ * with the position where the text stops being JSON.
+ */
+export function decodeEvent(raw: string | Uint8Array, options?: ValidateOptions): ValidationResult {
+  let text: string;
+  if (typeof raw === 'string') {
+    text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
+  } else if (raw instanceof Uint8Array) {
+    try {
+      text = utf8.decode(raw);
+    } catch {
+      return malformed('message is not valid UTF-8', 'invalid_utf8');
+    }
+  } else {
+    return malformed('decodeEvent takes a string or a Uint8Array', 'not_text');
+  }
+
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch (parseError) {
+    const parserSays = parseError instanceof Error ? parseError.message : 'invalid JSON';
+    try {
+      const at = locateJsonSyntaxError(text);
+      return malformed(`invalid JSON at line ${at.line}, column ${at.column} (offset ${at.offset}): expected ${at.expected}`, 'json_syntax');
+    } catch {
+      return malformed(`invalid JSON: ${parserSays}`, 'json_syntax');
+    }
+  }
+  return validateEvent(message, options);
+}

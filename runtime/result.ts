@@ -1,0 +1,54 @@
+import type { CatalogEvent } from '../generated/types.js';
+
+export type ValidationMode = 'tolerant' | 'strict';
+
+export interface ValidateOptions {
+  /**
+   * `tolerant` (default): payload properties the catalog does not list are allowed and kept.
+   * `strict`: they are rejected (`additional_property`), except in open events.
+   */
+  mode?: ValidationMode;
+}
+
+export type EventErrorCode = 'malformed_message' | 'unknown_event_type' | 'unknown_event_version' | 'invalid_payload';
+
+/** One reason a message was rejected. */
+export interface EventIssue {
+  /** JSON Pointer into the message: `/payload/account_number`, `/payload/supply_points/0/market_name`. */
+  path: string;
+  /** Stable, machine-readable: `required`, `type`, `additional_property`, `not_object`, `json_syntax`, … */
+  code: string;
+  /** For people; wording may change. */
+  message: string;
+}
+
+export interface EventError {
+  code: EventErrorCode;
+  message: string;
+  type?: string;
+  version?: string;
+  /** For `unknown_event_version`: the versions the catalog has for this type, in catalog order. */
+  knownVersions?: string[];
+  issues: EventIssue[];
+}
+
+export type ValidationResult = { ok: true; event: CatalogEvent } | { ok: false; error: EventError };
+
+/** Thrown by `parseEvent`; carries the same `EventError` that `validateEvent` returns. */
+export class EventValidationError extends Error {
+  readonly error: EventError;
+
+  constructor(error: EventError) {
+    super(error.message);
+    this.name = 'EventValidationError';
+    this.error = error;
+  }
+
+  get code(): EventErrorCode {
+    return this.error.code;
+  }
+
+  get issues(): EventIssue[] {
+    return this.error.issues;
+  }
+}

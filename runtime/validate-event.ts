@@ -1,0 +1,111 @@
+import type { CatalogEvent } from '../generated/types.js';
+import { compiledEvents } from '../generated/registry.js';
+import { toIssues } from './issues.js';
+import { EventValidationError, type EventError, type EventIssue, type ValidateOptions, type ValidationResult } from './result.js';
+
+const malformed = (message: string, issue: EventIssue): ValidationResult => ({
+  ok: false,
+  error: { code: 'malformed_message', message, issues: [issue] },
+});
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
+/** Quotes a value from a message for an error message, short and safe to log. */
+const quote = (value: string): string => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
+
+function check(message: unknown, options: ValidateOptions | undefined): ValidationResult {
+  if (!isPlainObject(message)) {
+    return malformed('message is not a JSON object', { path: '', code: 'not_object', message: 'expected a JSON object' });
+  }
+  const { type, version, payload } = message;
+  if (typeof type !== 'string') {
+    return malformed('message has no string "type"', { path: '/type', code: type === undefined ? 'required' : 'type', message: 'expected a string event type' });
+  }
+  if (typeof version !== 'string') {
+    return malformed(`${quote(type)} message has no string "version"`, {
+      path: '/version',
+      code: version === undefined ? 'required' : 'type',
+      message: 'expected a string version',
+    });
+  }
+  if (!isPlainObject(payload)) {
+    return malformed(`${type} ${version} message has no object "payload"`, {
+      path: '/payload',
+      code: payload === undefined ? 'required' : 'type',
+      message: 'expected a JSON object payload',
+    });
+  }
+
+  const versions = compiledEvents.get(type);
+  if (versions === undefined) {
+    return {
+      ok: false,
+      error: { code: 'unknown_event_type', message: `unknown event type ${quote(type)}`, type, version, issues: [{ path: '/type', code: 'unknown_event_type', message: `no event type ${quote(type)} in the catalog` }] },
+    };
+  }
+  const compiled = versions.get(version);
+  if (compiled === undefined) {
+    const knownVersions = [...versions.keys()];
+    return {
+      ok: false,
+      error: {
+        code: 'unknown_event_version',
+        message: `unknown version ${quote(version)} of ${type} (known: ${knownVersions.join(', ')})`,
+        type,
+        version,
+        knownVersions,
+        issues: [{ path: '/version', code: 'unknown_event_version', message: `${type} has no version ${quote(version)}` }],
+      },
+    };
+  }
+
+  const strict = options?.mode === 'strict';
+  // Fast path: stop at the first error. Only a rejected payload pays for collecting all.
+  if ((strict ? compiled.fast.strict : compiled.fast.tolerant)(payload)) return { ok: true, event: message as unknown as CatalogEvent };
+  const full = strict ? compiled.full().strict : compiled.full().tolerant;
+  full(payload);
+  const issues = toIssues(full.errors ?? [], payload);
+  const error: EventError = {
+    code: 'invalid_payload',
+    message: `invalid ${type} ${version} payload: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
+    type,
+    version,
+    issues,
+  };
+  return { ok: false, error };
+}
+
+/**
+ * Checks a message (already parsed from JSON) against the catalog: envelope, event type,
+ * version, then the payload, with one precompiled validator. Never throws.
+ */
+export function validateEvent(message: unknown, options?: ValidateOptions): ValidationResult {
+  try {
+    return check(message, options);
+  } catch (thrown) {
+    // Only hostile objects get here (getters or proxies that throw while being read).
+    let reason = 'unreadable value';
+    try {
+      if (thrown instanceof Error && typeof thrown.message === 'string') reason = thrown.message;
+    } catch {
+      // Even the thrown value was hostile; keep the generic reason.
+    }
+    return malformed(`message could not be read: ${reason}`, { path: '', code: 'unreadable', message: reason });
+  }
+}
+
+/** `validateEvent` as a type guard. */
+export function isEvent(message: unknown, options?: ValidateOptions): message is CatalogEvent {
+  return validateEvent(message, options).ok;
+}
+
+/** Returns the message typed as `CatalogEvent`, or throws `EventValidationError` saying why not. */
+export function parseEvent(message: unknown, options?: ValidateOptions): CatalogEvent {
+  const result = validateEvent(message, options);
+  if (!result.ok) throw new EventValidationError(result.error);
+  return result.event;
+}
