@@ -8,6 +8,7 @@ import type { CatalogProblem } from './catalog/problems.js';
 import type { EmittedFile } from './emit/emitted-file.js';
 import { byCodeUnit } from './emit/emitted-file.js';
 import { emitSchemas } from './emit/json-schema.js';
+import { emitEventEntries } from './emit/event-entries.js';
 import { emitManifest } from './emit/manifest.js';
 import { emitRegistry } from './emit/registry.js';
 import { createTsProject } from './emit/ts-project.js';
@@ -42,7 +43,7 @@ export async function generate(catalogFiles: CatalogSourceFile[]): Promise<Gener
     ...(await timed('schemas', () => emitSchemas(model))),
     ...(await timed('types', () => emitTypes(model))),
     ...(await timed('validators', () => emitValidators(model))),
-    ...(await timed('index', () => [emitRegistry(model, project), emitManifest(model)])),
+    ...(await timed('index', () => [emitRegistry(model, project), emitManifest(model), ...emitEventEntries(model, project)])),
   ].sort((a, b) => byCodeUnit(a.path, b.path));
 
   return { ok: true, model, files, warnings: loaded.warnings, timings };

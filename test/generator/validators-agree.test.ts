@@ -20,7 +20,7 @@ import type { EmittedFile } from '../../generator/emit/emitted-file.js';
 import { emitValidators, validatorAjvOptions, validatorPaths } from '../../generator/emit/validators.js';
 import type { CatalogModel, EventVersionModel, FieldModel, TypeRef } from '../../generator/model.js';
 import type { CompiledEventModule, CompiledValidator, CompiledValidatorError } from '../../runtime/compiled-validator.js';
-import { fullPayload, minimalPayload, mutations, type Payload } from '../support/samples.js';
+import { fullPayload, minimalPayload, mutations, type Payload } from '../../scripts/samples/payload-samples.js';
 
 const MODES: readonly SchemaMode[] = ['tolerant', 'strict'];
 

@@ -1,0 +1,55 @@
+import { StructureKind, VariableDeclarationKind, type Project } from 'ts-morph';
+import type { CatalogModel, EventVersionModel } from '../model.js';
+import { codeBanner } from './banner.js';
+import type { EmittedFile } from './emitted-file.js';
+import { eventSources, schemaIds } from './json-schema.js';
+import { printModule } from './ts-project.js';
+
+/** `events/<type>/<version>.ts`, relative to `generated/`: one importable entry per event version. */
+export const eventEntryPath = (event: EventVersionModel): string => `events/${event.type}/${event.version}.ts`;
+
+/** The entry's named export: `account.created` v1 → `accountCreatedV1`. */
+export const eventValidatorName = (event: EventVersionModel): string => event.tsName[0]!.toLowerCase() + event.tsName.slice(1);
+
+/**
+ * One module per event version wrapping its compiled validators as an `EventValidator`
+ * (Standard Schema v1). It imports only that event's validators, so bundling it pulls in
+ * no other event.
+ */
+export function emitEventEntries(model: CatalogModel, project: Project): EmittedFile[] {
+  return model.events.map((event) => {
+    const path = eventEntryPath(event);
+    const name = eventValidatorName(event);
+    const eventType = `${event.tsName}Event`;
+    const contents = printModule(project, path, codeBanner(eventSources(model, event)), {
+      statements: [
+        { kind: StructureKind.ImportDeclaration, moduleSpecifier: '../../../runtime/event-validator.js', namedImports: ['defineEventValidator'] },
+        { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../../types.js', namedImports: [eventType] },
+        { kind: StructureKind.ImportDeclaration, moduleSpecifier: `../../validators/${event.type}/${event.version}.js`, namespaceImport: 'compiled' },
+        {
+          kind: StructureKind.VariableStatement,
+          isExported: true,
+          declarationKind: VariableDeclarationKind.Const,
+          docs: [`Validator of \`${event.type}\` ${event.version} messages (Standard Schema v1).${event.open ? ' Open: unlisted payload properties are accepted in every mode.' : ''}`],
+          declarations: [
+            {
+              name,
+              initializer: `/*#__PURE__*/ defineEventValidator<${eventType}>(${JSON.stringify(event.type)}, ${JSON.stringify(event.version)}, ${event.open !== false}, ${JSON.stringify(schemaIds.message(event))}, compiled)`,
+            },
+          ],
+        },
+        { kind: StructureKind.ExportAssignment, isExportEquals: false, expression: name },
+        {
+          kind: StructureKind.ExportDeclaration,
+          isTypeOnly: true,
+          moduleSpecifier: '../../types.js',
+          namedExports: [
+            { name: eventType, alias: 'Event' },
+            { name: `${event.tsName}Payload`, alias: 'Payload' },
+          ],
+        },
+      ],
+    });
+    return { path, contents };
+  });
+}

@@ -1,0 +1,109 @@
+import type { CatalogEvent } from '../generated/types.js';
+import type { CompiledEventModule } from './compiled-validator.js';
+import { checkPayload, isPlainObject } from './check-payload.js';
+import type { EventError, EventIssue, ValidateOptions } from './result.js';
+import { EventValidationError } from './result.js';
+import type { StandardSchemaV1 } from './standard-schema.js';
+
+export type EventValidationResult<E> = { ok: true; event: E } | { ok: false; error: EventError };
+
+/**
+ * The validator of one event version, importable on its own
+ * (`<package>/events/<type>/<version>`) so a bundle carries only that event's code.
+ * Implements Standard Schema v1 over the whole message (envelope and payload).
+ */
+export interface EventValidator<E extends CatalogEvent> extends StandardSchemaV1<unknown, E> {
+  readonly type: E['type'];
+  readonly version: E['version'];
+  /** Whether the catalog shows only some of the payload's fields (unlisted ones always accepted). */
+  readonly open: boolean;
+  /** `$id` of the message schema, `generated/schemas/events/<type>/<version>/message.schema.json`. */
+  readonly schemaId: string;
+  /** Checks a whole message: it must be this event type and version. Never throws. */
+  validate(message: unknown, options?: ValidateOptions): EventValidationResult<E>;
+  /** Checks a payload alone; issue paths start at `/payload`. Never throws. */
+  validatePayload(payload: unknown, options?: ValidateOptions): EventValidationResult<E['payload']>;
+  is(message: unknown, options?: ValidateOptions): message is E;
+  /** Returns the message typed, or throws `EventValidationError`. */
+  parse(message: unknown, options?: ValidateOptions): E;
+}
+
+const fail = (code: EventError['code'], message: string, issue: EventIssue, extra: Partial<EventError> = {}): { ok: false; error: EventError } => ({
+  ok: false,
+  error: { code, message, ...extra, issues: [issue] },
+});
+
+/** Builds the validator object around one event's compiled validators (called by generated code). */
+export function defineEventValidator<E extends CatalogEvent>(
+  type: E['type'],
+  version: E['version'],
+  open: boolean,
+  schemaId: string,
+  compiled: CompiledEventModule,
+): EventValidator<E> {
+  const check = (payload: unknown, options: ValidateOptions | undefined): EventError | undefined =>
+    checkPayload(compiled, type, version, payload, options?.mode === 'strict');
+
+  const validate = (message: unknown, options?: ValidateOptions): EventValidationResult<E> => {
+    try {
+      if (!isPlainObject(message)) return fail('malformed_message', 'message is not a JSON object', { path: '', code: 'not_object', message: 'expected a JSON object' });
+      if (message.type !== type) {
+        return fail('unknown_event_type', `expected a ${type} message`, { path: '/type', code: 'unknown_event_type', message: `expected "${type}"` }, typeof message.type === 'string' ? { type: message.type } : {});
+      }
+      if (message.version !== version) {
+        return fail('unknown_event_version', `expected ${type} ${version}`, { path: '/version', code: 'unknown_event_version', message: `expected "${version}"` }, { type, knownVersions: [version] });
+      }
+      if (!isPlainObject(message.payload)) {
+        return fail('malformed_message', `${type} ${version} message has no object "payload"`, { path: '/payload', code: message.payload === undefined ? 'required' : 'type', message: 'expected a JSON object payload' });
+      }
+      const error = check(message.payload, options);
+      return error ? { ok: false, error } : { ok: true, event: message as unknown as E };
+    } catch {
+      return fail('malformed_message', 'message could not be read', { path: '', code: 'unreadable', message: 'reading the message threw' });
+    }
+  };
+
+  const validatePayload = (payload: unknown, options?: ValidateOptions): EventValidationResult<E['payload']> => {
+    try {
+      if (!isPlainObject(payload)) return fail('malformed_message', 'payload is not a JSON object', { path: '/payload', code: 'type', message: 'expected a JSON object payload' });
+      const error = check(payload, options);
+      return error ? { ok: false, error } : { ok: true, event: payload as unknown as E['payload'] };
+    } catch {
+      return fail('malformed_message', 'payload could not be read', { path: '/payload', code: 'unreadable', message: 'reading the payload threw' });
+    }
+  };
+
+  return {
+    type,
+    version,
+    open,
+    schemaId,
+    validate,
+    validatePayload,
+    is: (message, options): message is E => validate(message, options).ok,
+    parse(message, options) {
+      const result = validate(message, options);
+      if (!result.ok) throw new EventValidationError(result.error);
+      return result.event;
+    },
+    '~standard': {
+      version: 1,
+      vendor: 'data-import-events',
+      validate(value) {
+        const result = validate(value);
+        if (result.ok) return { value: result.event };
+        return { issues: result.error.issues.map((issue) => ({ message: issue.message, path: pointerToPath(issue.path) })) };
+      },
+    },
+  };
+}
+
+/** `/payload/supply_points/0/market_name` → `['payload', 'supply_points', 0, 'market_name']`. */
+function pointerToPath(pointer: string): PropertyKey[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((key) => (/^(0|[1-9][0-9]*)$/.test(key) ? Number(key) : key));
+}
