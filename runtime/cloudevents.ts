@@ -1,5 +1,6 @@
 import type { CatalogEvent } from '../generated/types.js';
 import type { ValidateOptions, ValidationResult } from './result.js';
+import { summarizeIssues } from './issues.js';
 import { validateEvent } from './validate-event.js';
 
 /**
@@ -47,10 +48,22 @@ export function validateCloudEvent(cloudEvent: unknown, options?: ValidateOption
     const result = validateEvent(fromCloudEvent(cloudEvent), options);
     if (result.ok) return result;
     // Point into the CloudEvent as received, not into the envelope it was mapped to.
-    const issues = result.error.issues.map((issue) => ({ ...issue, path: toCloudEventPath(issue.path) }));
-    return { ok: false, error: { ...result.error, issues } };
+    const { error } = result;
+    const issues = error.issues.map((issue) => ({ ...issue, path: toCloudEventPath(issue.path) }));
+    // The message names paths too: say them as the CloudEvent has them.
+    const repointed = issues.some((issue, i) => issue.path !== error.issues[i]!.path);
+    const message = !repointed
+      ? error.message
+      : error.code === 'invalid_payload'
+        ? `invalid ${error.type} ${error.version} CloudEvent data: ${summarizeIssues(issues)}`
+        : `not a catalog event in CloudEvents form: ${summarizeIssues(issues)}`;
+    return { ok: false, error: { ...error, message, issues } };
   } catch {
-    return validateEvent(undefined, options);
+    // Only hostile objects get here (getters or proxies that throw while being read).
+    return {
+      ok: false,
+      error: { code: 'malformed_message', message: 'CloudEvent could not be read', issues: [{ path: '', code: 'unreadable', message: 'a property could not be read' }] },
+    };
   }
 }
 

@@ -1,6 +1,9 @@
 import type { CompiledValidatorError } from './compiled-validator.js';
 import type { EventIssue } from './result.js';
 
+/** Issues on one line, for an error's `message`: `/payload/a missing required property "a"; …`. */
+export const summarizeIssues = (issues: readonly EventIssue[]): string => issues.map((i) => `${i.path} ${i.message}`).join('; ');
+
 /** RFC 6901 escaping of one reference token. */
 export const pointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 

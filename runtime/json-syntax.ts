@@ -60,48 +60,87 @@ export function locateJsonSyntaxError(text: string): JsonSyntaxPosition {
       while (/[0-9]/.test(text[i] ?? '')) i++;
     }
   };
-  const value = (depth: number): void => {
-    ws();
-    const ch = text[i];
-    if (ch === '{') {
-      i++;
-      ws();
-      if (text[i] === '}') return void i++;
+  /**
+   * One JSON value, iteratively: an explicit stack of open containers instead of recursion,
+   * so that deep nesting (`[[[[…`, as deep as `JSON.parse` itself accepts) cannot overflow
+   * the call stack and still gets a position.
+   */
+  const value = (): void => {
+    const open: ('{' | '[')[] = [];
+    /** After a complete value: close containers or move to the next member; `true` when a new value is due. */
+    const afterValue = (): boolean => {
       for (;;) {
+        const container = open[open.length - 1];
+        if (container === undefined) return false;
         ws();
-        if (text[i] !== '"') fail('a property name in double quotes');
-        string();
-        ws();
-        if (text[i] !== ':') fail('":"');
+        if (container === '{') {
+          if (text[i] === ',') {
+            i++;
+            ws();
+            member();
+            return true;
+          }
+          if (text[i] === '}') {
+            i++;
+            open.pop();
+            continue;
+          }
+          fail('"," or "}"');
+        } else {
+          if (text[i] === ',') {
+            i++;
+            return true;
+          }
+          if (text[i] === ']') {
+            i++;
+            open.pop();
+            continue;
+          }
+          fail('"," or "]"');
+        }
+      }
+    };
+    /** A property name and its colon; the value follows. */
+    const member = (): void => {
+      if (text[i] !== '"') fail('a property name in double quotes');
+      string();
+      ws();
+      if (text[i] !== ':') fail('":"');
+      i++;
+    };
+    for (;;) {
+      ws();
+      const ch = text[i];
+      if (ch === '{') {
         i++;
-        value(depth + 1);
         ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') return void i++;
-        else fail('"," or "}"');
-      }
-    } else if (ch === '[') {
-      i++;
-      ws();
-      if (text[i] === ']') return void i++;
-      for (;;) {
-        value(depth + 1);
+        if (text[i] === '}') i++;
+        else {
+          open.push('{');
+          member();
+          continue;
+        }
+      } else if (ch === '[') {
+        i++;
         ws();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') return void i++;
-        else fail('"," or "]"');
-      }
-    } else if (ch === '"') string();
-    else if (ch === 't') literal('true');
-    else if (ch === 'f') literal('false');
-    else if (ch === 'n') literal('null');
-    else if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) number();
-    else fail(i >= text.length ? 'a value (the text ended)' : 'a value');
+        if (text[i] === ']') i++;
+        else {
+          open.push('[');
+          continue;
+        }
+      } else if (ch === '"') string();
+      else if (ch === 't') literal('true');
+      else if (ch === 'f') literal('false');
+      else if (ch === 'n') literal('null');
+      else if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) number();
+      else fail(i >= text.length ? 'a value (the text ended)' : 'a value');
+      if (!afterValue()) return;
+    }
   };
 
   let stop: ScanStop;
   try {
-    value(0);
+    value();
     ws();
     if (i < text.length) fail('the end of the text');
     stop = new ScanStop(text.length, 'nothing (the text is valid JSON)');

@@ -1,18 +1,12 @@
 import type { CatalogEvent } from '../generated/types.js';
 import { compiledEvents } from '../generated/registry.js';
-import { toIssues } from './issues.js';
-import { EventValidationError, type EventError, type EventIssue, type ValidateOptions, type ValidationResult } from './result.js';
+import { checkPayload, isPlainObject } from './check-payload.js';
+import { EventValidationError, type EventIssue, type ValidateOptions, type ValidationResult } from './result.js';
 
 const malformed = (message: string, issue: EventIssue): ValidationResult => ({
   ok: false,
   error: { code: 'malformed_message', message, issues: [issue] },
 });
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-};
 
 /** Quotes a value from a message for an error message, short and safe to log. */
 const quote = (value: string): string => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
@@ -33,7 +27,7 @@ function check(message: unknown, options: ValidateOptions | undefined): Validati
     });
   }
   if (!isPlainObject(payload)) {
-    return malformed(`${type} ${version} message has no object "payload"`, {
+    return malformed(`${quote(type)} ${quote(version)} message has no object "payload"`, {
       path: '/payload',
       code: payload === undefined ? 'required' : 'type',
       message: 'expected a JSON object payload',
@@ -63,20 +57,8 @@ function check(message: unknown, options: ValidateOptions | undefined): Validati
     };
   }
 
-  const strict = options?.mode === 'strict';
-  // Fast path: stop at the first error. Only a rejected payload pays for collecting all.
-  if ((strict ? compiled.fast.strict : compiled.fast.tolerant)(payload)) return { ok: true, event: message as unknown as CatalogEvent };
-  const full = strict ? compiled.full().strict : compiled.full().tolerant;
-  full(payload);
-  const issues = toIssues(full.errors ?? [], payload);
-  const error: EventError = {
-    code: 'invalid_payload',
-    message: `invalid ${type} ${version} payload: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`,
-    type,
-    version,
-    issues,
-  };
-  return { ok: false, error };
+  const error = checkPayload(compiled, type, version, payload, options?.mode === 'strict');
+  return error ? { ok: false, error } : { ok: true, event: message as unknown as CatalogEvent };
 }
 
 /**
@@ -90,7 +72,7 @@ export function validateEvent(message: unknown, options?: ValidateOptions): Vali
     // Only hostile objects get here (getters or proxies that throw while being read).
     let reason = 'unreadable value';
     try {
-      if (thrown instanceof Error && typeof thrown.message === 'string') reason = thrown.message;
+      if (thrown instanceof Error && typeof thrown.message === 'string') reason = thrown.message.length > 200 ? `${thrown.message.slice(0, 200)}…` : thrown.message;
     } catch {
       // Even the thrown value was hostile; keep the generic reason.
     }
