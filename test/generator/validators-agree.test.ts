@@ -2,7 +2,7 @@
  * The precompiled (ajv standalone) validators agree with ajv compiling the same payload
  * schemas at run time: same verdict from `fast`, same verdict and the same errors from
  * `full()`, for every event of the real catalog, in both modes, on a full payload, a minimal
- * one and every labelled mutation of `test/support/samples.ts`.
+ * one and every labelled mutation of `scripts/samples/payload-samples.ts`.
  *
  * The modules are emitted in memory, written to a fresh temporary directory and imported
  * from there as the ES modules they are.
