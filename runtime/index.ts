@@ -9,6 +9,8 @@ export type { EventHandler, EventHandlerFn, ExhaustiveHandlerMap, HandlerMap, Ha
 export { fromCloudEvent, toCloudEvent, validateCloudEvent } from './cloudevents.js';
 export type { StructuredCloudEvent } from './cloudevents.js';
 export { EventValidationError } from './result.js';
+export type { EventValidationResult, EventValidator } from './event-validator.js';
+export type { StandardSchemaV1 } from './standard-schema.js';
 export type { EventError, EventErrorCode, EventIssue, ValidateOptions, ValidationMode, ValidationResult } from './result.js';
 export { eventCatalog } from '../generated/registry.js';
 export type * from '../generated/types.js';

@@ -1,0 +1,168 @@
+/**
+ * The package as consumers meet it: built, packed, installed from the tarball into
+ * throwaway projects, then imported, required, type-checked and bundled.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE = '@data-import/event-catalog';
+const work = mkdtempSync(join(tmpdir(), 'consumer-'));
+let tarballPath = '';
+const consumer = join(work, 'consumer');
+const compilers = {
+  'typescript 5.9': join(ROOT, 'node_modules/typescript/bin/tsc'),
+  'typescript 7': join(ROOT, 'node_modules/typescript-7/bin/tsc'),
+};
+
+const run = (command: string, args: string[], cwd: string) => spawnSync(command, args, { cwd, encoding: 'utf8' });
+const write = (path: string, text: string) => {
+  mkdirSync(join(path, '..'), { recursive: true });
+  writeFileSync(path, text);
+};
+
+beforeAll(() => {
+  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
+  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+  tarballPath = join(work, tarball);
+  write(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball)], { cwd: consumer, stdio: 'pipe' });
+}, 300_000);
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const MESSAGE = `{ type: 'account.created', version: 'v1', payload: { account_number: 'A-1', account_user_emails: [] } }`;
+
+describe('the packed tarball', () => {
+  it('passes publint with warnings treated as errors', () => {
+    const result = run(process.execPath, [join(ROOT, 'node_modules/publint/src/cli.js'), 'run', '--strict', tarballPath], ROOT);
+    expect(result.stdout + result.stderr).toContain('All good!');
+    expect(result.status).toBe(0);
+  });
+
+  it('has no type resolution problems (are the types wrong?) for the root and event entries', () => {
+    const entrypoints = ['.', './events/account.created/v1', './events/contract-groups.memberships-changed/v-alpha1', './manifest.json', './package.json'];
+    const result = run(process.execPath, [join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarballPath, '--entrypoints', ...entrypoints, '--format', 'json'], ROOT);
+    const report = JSON.parse(result.stdout) as { problems?: unknown[]; analysis?: { problems?: unknown[] } };
+    expect(report.analysis?.problems ?? report.problems).toEqual([]);
+    expect(result.status).toBe(0);
+  });
+});
+
+describe('JavaScript consumers', () => {
+  it('ESM import validates a message, at the root and through an event entry', () => {
+    write(
+      join(consumer, 'esm.mjs'),
+      `import { validateEvent, eventCatalog } from '${PACKAGE}';
+import accountCreated from '${PACKAGE}/events/account.created/v1';
+const ok = validateEvent(${MESSAGE});
+const bad = validateEvent({ type: 'account.created', version: 'v1', payload: {} });
+console.log(JSON.stringify([ok.ok, bad.ok, bad.error.issues[0].path, accountCreated.is(${MESSAGE}), eventCatalog.length]));`,
+    );
+    const result = run(process.execPath, ['esm.mjs'], consumer);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual([true, false, '/payload/account_number', true, 228]);
+  });
+
+  it('CommonJS require validates a message, at the root and through an event entry', () => {
+    write(
+      join(consumer, 'cjs.cjs'),
+      `const { validateEvent, EventValidationError, parseEvent } = require('${PACKAGE}');
+const { accountCreatedV1 } = require('${PACKAGE}/events/account.created/v1');
+let thrown;
+try { parseEvent({ type: 'nope', version: 'v1', payload: {} }); } catch (e) { thrown = e instanceof EventValidationError && e.code; }
+console.log(JSON.stringify([validateEvent(${MESSAGE}).ok, accountCreatedV1.validate(${MESSAGE}).ok, thrown]));`,
+    );
+    const result = run(process.execPath, ['cjs.cjs'], consumer);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual([true, true, 'unknown_event_type']);
+  });
+
+  it('ships the JSON Schemas and the manifest', () => {
+    write(
+      join(consumer, 'schemas.mjs'),
+      `import schema from '${PACKAGE}/schemas/events/account.created/v1/message.schema.json' with { type: 'json' };
+import manifest from '${PACKAGE}/manifest.json' with { type: 'json' };
+console.log(JSON.stringify([schema.$id, manifest.events.length]));`,
+    );
+    const result = run(process.execPath, ['schemas.mjs'], consumer);
+    expect(JSON.parse(result.stdout)).toEqual(['urn:data-import-events:event:account.created:v1:message', 228]);
+  });
+
+  it('installs a working `event-catalog` command', () => {
+    write(join(consumer, 'dump.jsonl'), `${JSON.stringify({ type: 'account.occupied', version: 'v1', payload: { account_number: 'A-1' } })}\n{ not json\n`);
+    const result = run(join(consumer, 'node_modules/.bin/event-catalog'), ['validate', 'dump.jsonl', '--json'], consumer);
+    expect(result.status).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ lines: 2, valid: 1, malformed: 1 });
+  });
+});
+
+const TYPED_CONSUMER = `import { createHandler, validateEvent, type CatalogEvent, type EventOf, type PayloadOf } from '${PACKAGE}';
+import { accountCreatedV1 } from '${PACKAGE}/events/account.created/v1';
+
+export function describeEvent(e: CatalogEvent): string {
+  switch (e.type) {
+    case 'agreement.revoked':
+      switch (e.version) {
+        case 'v1': return String(e.payload.agreement_id);
+        case 'v2': return e.payload.account_number;
+        default: { const never: never = e; return never; }
+      }
+    default:
+      return e.type;
+  }
+}
+const created: EventOf<'account.created', 'v1'> = { type: 'account.created', version: 'v1', payload: { account_number: 'A-1', account_user_emails: [] } };
+const payload: PayloadOf<'agreement.updated', 'v2'> = { agreement_id: 1, changes: {}, account_number: 'A-1' };
+const handle = createHandler({ 'account.created': { v1: (p) => p.account_number.toUpperCase() } });
+const result = validateEvent(created);
+if (result.ok && result.event.type === 'account.created') result.event.payload.account_user_emails.map((s) => s.trim());
+const fromEntry = accountCreatedV1.validate(created);
+if (fromEntry.ok) fromEntry.event.payload.account_number.toLowerCase();
+export { handle, payload };
+`;
+
+const WRONG_CONSUMER = `import type { EventOf } from '${PACKAGE}';
+export const wrong: EventOf<'account.created', 'v1'> = { type: 'account.created', version: 'v1', payload: { account_number: 42, account_user_emails: [] } };
+`;
+
+function typeCheck(compiler: string, resolution: string, file: string) {
+  const project = join(consumer, `ts-${resolution}`);
+  const moduleKind = resolution === 'bundler' ? 'esnext' : resolution;
+  write(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
+  write(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: moduleKind, moduleResolution: resolution, skipLibCheck: false, types: [] }, files: [file] }));
+  write(join(project, 'consumer.ts'), TYPED_CONSUMER);
+  write(join(project, 'wrong.ts'), WRONG_CONSUMER);
+  return run(process.execPath, [compiler, '-p', project], project);
+}
+
+describe.each(Object.entries(compilers))('TypeScript consumers with %s', (_name, compiler) => {
+  it.each(['node16', 'nodenext', 'bundler'])('type-check cleanly under moduleResolution %s', (resolution) => {
+    const result = typeCheck(compiler, resolution, 'consumer.ts');
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+
+  it('report a wrong field type on EventOf<…>', () => {
+    const result = typeCheck(compiler, 'nodenext', 'wrong.ts');
+    expect(result.status).not.toBe(0);
+    expect(result.stdout).toMatch(/wrong\.ts\(2,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/);
+  });
+});
+
+it('bundling one event entry with esbuild pulls in no other event', async () => {
+  write(join(consumer, 'one-event.mjs'), `import { accountCreatedV1 } from '${PACKAGE}/events/account.created/v1';\nconsole.log(accountCreatedV1.is({}));\n`);
+  const result = await build({ entryPoints: [join(consumer, 'one-event.mjs')], bundle: true, write: false, metafile: true, minify: true, format: 'esm', platform: 'node', absWorkingDir: consumer });
+  const inputs = Object.keys(result.metafile.inputs).filter((path) => path.includes('node_modules/@data-import/event-catalog/'));
+  expect(inputs).toEqual(['node_modules/@data-import/event-catalog/dist/events/account.created/v1.js']);
+  const text = result.outputFiles[0]!.text;
+  expect(text).not.toContain('account_user_emails_');
+  expect(text).not.toContain('agreement_id');
+  const allEvents = readdirSync(join(consumer, 'node_modules/@data-import/event-catalog/dist/events'));
+  expect(allEvents.length).toBeGreaterThan(200);
+  void readFileSync;
+});
