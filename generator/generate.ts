@@ -1,10 +1,12 @@
 /**
  * The generator, stage by stage: load → (check, resolve) → emit schemas, types,
- * validators, registry, manifest. Everything happens in memory; writing is the caller's
+ * validators, index (registry, manifest, event entries), docs, AsyncAPI. Everything happens in memory; writing is the caller's
  * last step, so a failure anywhere leaves `generated/` untouched.
  */
 import { loadCatalog, type CatalogSourceFile } from './catalog/load-catalog.js';
 import type { CatalogProblem } from './catalog/problems.js';
+import { emitAsyncApi } from './emit/asyncapi.js';
+import { emitDocs } from './emit/docs.js';
 import type { EmittedFile } from './emit/emitted-file.js';
 import { byCodeUnit } from './emit/emitted-file.js';
 import { emitSchemas } from './emit/json-schema.js';
@@ -43,7 +45,9 @@ export async function generate(catalogFiles: CatalogSourceFile[]): Promise<Gener
     ...(await timed('schemas', () => emitSchemas(model))),
     ...(await timed('types', () => emitTypes(model))),
     ...(await timed('validators', () => emitValidators(model))),
-    ...(await timed('index', () => [emitRegistry(model, project), emitManifest(model), ...emitEventEntries(model, project)])),
+    ...(await timed('index', () => [...emitRegistry(model, project), emitManifest(model), ...emitEventEntries(model, project)])),
+    ...(await timed('docs', () => emitDocs(model))),
+    await timed('asyncapi', () => emitAsyncApi(model)),
   ].sort((a, b) => byCodeUnit(a.path, b.path));
 
   return { ok: true, model, files, warnings: loaded.warnings, timings };

@@ -12,5 +12,5 @@ export { EventValidationError } from './result.js';
 export type { EventValidationResult, EventValidator } from './event-validator.js';
 export type { StandardSchemaV1 } from './standard-schema.js';
 export type { EventError, EventErrorCode, EventIssue, ValidateOptions, ValidationMode, ValidationResult } from './result.js';
-export { eventCatalog } from '../generated/registry.js';
+export { eventCatalog } from '../generated/registry.cjs';
 export type * from '../generated/types.js';

@@ -1,5 +1,5 @@
 import type { CatalogEvent } from '../generated/types.js';
-import { compiledEvents } from '../generated/registry.js';
+import { compiledEvents } from '../generated/registry.cjs';
 import { checkPayload, isPlainObject } from './check-payload.js';
 import { EventValidationError, type EventIssue, type ValidateOptions, type ValidationResult } from './result.js';
 
@@ -41,8 +41,8 @@ function check(message: unknown, options: ValidateOptions | undefined): Validati
       error: { code: 'unknown_event_type', message: `unknown event type ${quote(type)}`, type, version, issues: [{ path: '/type', code: 'unknown_event_type', message: `no event type ${quote(type)} in the catalog` }] },
     };
   }
-  const compiled = versions.get(version);
-  if (compiled === undefined) {
+  const load = versions.get(version);
+  if (load === undefined) {
     const knownVersions = [...versions.keys()];
     return {
       ok: false,
@@ -57,7 +57,7 @@ function check(message: unknown, options: ValidateOptions | undefined): Validati
     };
   }
 
-  const error = checkPayload(compiled, type, version, payload, options?.mode === 'strict');
+  const error = checkPayload(load(), type, version, payload, options?.mode === 'strict');
   return error ? { ok: false, error } : { ok: true, event: message as unknown as CatalogEvent };
 }
 

@@ -1,9 +1,10 @@
 /**
- * Package build (`npm run build`):
- * - the root API as ESM (`index.js`) and CommonJS (`index.cjs`), with bundled declarations;
+ * tsup part of the package build (run through `npm run build`, see build-package.ts):
+ * - the root API as CommonJS (`index.cjs`), with bundled declarations (`index.d.ts`,
+ *   `index.d.cts`); its validator modules stay separate files, `require`d on first use;
  * - one entry per event version (`events/<type>/<version>.js|.cjs`), each carrying only its
- *   own validators (declarations for these are written by `write-event-declarations.ts`);
- * - the CLI (`cli.js`), which imports the root bundle rather than carrying a second copy.
+ *   own validators;
+ * - the CLI (`cli.js`), which imports the root rather than carrying a second copy.
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
@@ -15,24 +16,45 @@ const common: Options = {
   outDir: 'dist',
   target: 'node20',
   platform: 'node',
-  treeshake: true,
+  // esbuild already drops unused code; tsup's extra rollup pass only adds time and warnings.
+  treeshake: false,
   sourcemap: false,
   splitting: false,
+  clean: false,
   // Whitespace and syntax only: names stay readable in stack traces.
   minifyWhitespace: true,
   minifySyntax: true,
 };
 
 export default defineConfig([
-  { ...common, entry: { index: 'runtime/index.ts', ...eventEntries }, format: ['esm', 'cjs'], clean: true },
+  {
+    ...common,
+    entry: { index: 'runtime/index.ts' },
+    format: ['cjs'],
+    esbuildPlugins: [
+      {
+        // The registry stays a file of its own next to index.cjs, and so do the validator
+        // modules it requires on first use. Node's ES-module loader scans a CommonJS module
+        // imported from ESM for its export names; keeping the 228-entry tables out of
+        // index.cjs keeps that scan short.
+        name: 'registry-and-validators-stay-files',
+        setup(build) {
+          build.onResolve({ filter: /(^|\/)generated\/registry\.cjs$/ }, () => ({ path: './registry.cjs', external: true }));
+        },
+      },
+    ],
+  },
   { ...common, entry: { index: 'runtime/index.ts' }, format: ['esm', 'cjs'], dts: { only: true } },
+  // Not minified: tools that tell ESM from CommonJS by looking at the text (publint) must see
+  // the `export` statement of an entry that inlines its CommonJS validator module.
+  { ...common, entry: eventEntries, format: ['esm', 'cjs'], minifyWhitespace: false },
   {
     ...common,
     entry: { cli: 'runtime/cli/main.ts' },
     format: ['esm'],
     esbuildPlugins: [
       {
-        name: 'cli-uses-root-bundle',
+        name: 'cli-uses-root',
         setup(build) {
           build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: './index.js', external: true }));
         },

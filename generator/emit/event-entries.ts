@@ -4,6 +4,7 @@ import { codeBanner } from './banner.js';
 import type { EmittedFile } from './emitted-file.js';
 import { eventSources, schemaIds } from './json-schema.js';
 import { printModule } from './ts-project.js';
+import { validatorPaths } from './validators.js';
 
 /** `events/<type>/<version>.ts`, relative to `generated/`: one importable entry per event version. */
 export const eventEntryPath = (event: EventVersionModel): string => `events/${event.type}/${event.version}.ts`;
@@ -25,7 +26,7 @@ export function emitEventEntries(model: CatalogModel, project: Project): Emitted
       statements: [
         { kind: StructureKind.ImportDeclaration, moduleSpecifier: '../../../runtime/event-validator.js', namedImports: ['defineEventValidator'] },
         { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../../types.js', namedImports: [eventType] },
-        { kind: StructureKind.ImportDeclaration, moduleSpecifier: `../../validators/${event.type}/${event.version}.js`, namespaceImport: 'compiled' },
+        { kind: StructureKind.ImportDeclaration, moduleSpecifier: `../../${validatorPaths.module(event)}`, namespaceImport: 'compiled' },
         {
           kind: StructureKind.VariableStatement,
           isExported: true,
@@ -38,7 +39,6 @@ export function emitEventEntries(model: CatalogModel, project: Project): Emitted
             },
           ],
         },
-        { kind: StructureKind.ExportAssignment, isExportEquals: false, expression: name },
         {
           kind: StructureKind.ExportDeclaration,
           isTypeOnly: true,

@@ -6,8 +6,10 @@ import type { EmittedFile } from './emitted-file.js';
 import { eventSources, payloadSchema, type JsonSchema, type SchemaMode } from './json-schema.js';
 
 /**
- * Precompiled (ajv standalone) payload validators, one ESM module per event version:
- * `validators/<type>/<version>.js` and its `.d.ts` (see `runtime/compiled-validator.ts`).
+ * Precompiled (ajv standalone) payload validators, one CommonJS module per event version:
+ * `validators/<type>/<version>.cjs` and its `.d.cts` (see `runtime/compiled-validator.ts`).
+ * CommonJS because the registry loads each module synchronously with a literal `require`
+ * when its event's first message arrives; ES modules import them just as well.
  *
  * Each module holds two chunks of ajv standalone code, one per `allErrors` setting (an Ajv
  * instance option, so one instance each): `fast` (stop at the first error) built when the
@@ -39,11 +41,11 @@ export function validatorAjvOptions(allErrors: boolean): AjvOptions {
 }
 
 export const validatorPaths = {
-  module: (e: EventVersionModel) => `validators/${e.type}/${e.version}.js`,
-  declarations: (e: EventVersionModel) => `validators/${e.type}/${e.version}.d.ts`,
+  module: (e: EventVersionModel) => `validators/${e.type}/${e.version}.cjs`,
+  declarations: (e: EventVersionModel) => `validators/${e.type}/${e.version}.d.cts`,
 };
 
-/** From `generated/validators/<type>/<version>.d.ts` to the repository's `runtime/`. */
+/** From `generated/validators/<type>/<version>.d.cts` to the repository's `runtime/` (an ES module, hence `resolution-mode`). */
 const RUNTIME_TYPES = '../../../runtime/compiled-validator.js';
 
 export function emitValidators(model: CatalogModel): EmittedFile[] {
@@ -56,7 +58,7 @@ export function emitValidators(model: CatalogModel): EmittedFile[] {
   return files;
 }
 
-const DECLARATIONS = `import type { CompiledValidatorPair } from '${RUNTIME_TYPES}';
+const DECLARATIONS = `import type { CompiledValidatorPair } from '${RUNTIME_TYPES}' with { 'resolution-mode': 'import' };
 
 /** Payload validators that stop at the first error. */
 export declare const fast: CompiledValidatorPair;
@@ -68,16 +70,17 @@ function validatorModule(model: CatalogModel, event: EventVersionModel): string 
   const schemas = MODES.map((mode) => payloadSchema(model, event, mode));
   return [
     `// Payload validators of ${event.type} ${event.version} (ajv standalone code; no imports, no eval).`,
-    '',
-    '/** Stop at the first error: the path every message takes. */',
-    'export const fast = /*#__PURE__*/ buildFast();',
+    "'use strict';",
     '',
     'let fullPair;',
     '',
+    '/** Stop at the first error: the path every message takes. */',
+    'exports.fast = buildFast();',
+    '',
     '/** Collect every error: built on first call, used only for rejected messages. */',
-    'export function full() {',
+    'exports.full = function full() {',
     '  return (fullPair ??= buildFull());',
-    '}',
+    '};',
     '',
     chunk('buildFast', standalone(event, schemas, false)),
     '',

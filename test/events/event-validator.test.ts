@@ -16,8 +16,9 @@ if (!model) throw new Error('catalog does not load');
 
 const entries = await Promise.all(
   model.events.map(async (event) => {
-    const module = (await import(`../../generated/events/${event.type}/${event.version}.ts`)) as { default: EventValidator<CatalogEvent> };
-    return [event, module.default] as const;
+    const module = (await import(`../../generated/events/${event.type}/${event.version}.ts`)) as Record<string, EventValidator<CatalogEvent>>;
+    const name = event.tsName[0]!.toLowerCase() + event.tsName.slice(1);
+    return [event, module[name]!] as const;
   }),
 );
 

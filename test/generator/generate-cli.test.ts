@@ -42,7 +42,7 @@ describe('npm run generate', () => {
   it('writes the output, prints a one-line summary with stage timings, and --check then passes', () => {
     const written = runGenerate('--catalog', FIXTURE, '--out', out);
     expect(written.status).toBe(0);
-    expect(written.stdout).toMatch(/^✔ wrote .*: \d+ files from 2 event types, 5 event versions, 0 shared types, 0 open events, 0 gaps in \d+ ms \(load \d+ ms, schemas \d+ ms, types \d+ ms, validators \d+ ms, index \d+ ms, write \d+ ms\)\n$/);
+    expect(written.stdout).toMatch(/^✔ wrote .*: \d+ files from 2 event types, 5 event versions, 0 shared types, 0 open events, 0 gaps in \d+ ms \(load \d+ ms, schemas \d+ ms, types \d+ ms, validators \d+ ms, index \d+ ms, docs \d+ ms, asyncapi \d+ ms, write \d+ ms\)\n$/);
     expect(listFiles(out)).toContain('manifest.json');
     const check = runGenerate('--check', '--catalog', FIXTURE, '--out', out);
     expect(check.status).toBe(0);

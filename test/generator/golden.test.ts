@@ -52,7 +52,7 @@ it('type-checks every golden TypeScript file, with the runtime that imports it, 
     project.createSourceFile(`${root}/package.json`, '{ "type": "module" }');
     for (const file of runtimeFiles) project.createSourceFile(`${root}/runtime/${file}`, readFileSync(join(runtimeDir, file), 'utf8'));
     for (const path of listFiles(join(FIXTURES, name, 'golden'))) {
-      if (!/\.(ts|d\.ts)$/.test(path)) continue;
+      if (!/\.(ts|d\.cts)$/.test(path)) continue;
       project.createSourceFile(`${root}/generated/${path}`, readFileSync(join(FIXTURES, name, 'golden', path), 'utf8'));
       count++;
     }

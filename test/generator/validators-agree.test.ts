@@ -74,7 +74,7 @@ const emitted = emitValidators(model);
 const emittedSynthetic = emitValidators(synthetic);
 const outDir = mkdtempSync(join(tmpdir(), 'event-validators-'));
 
-/** Writes emitted files under `dir` (with a package.json that makes `.js` ESM) and imports each event's module. */
+/** Writes emitted files under `dir` and imports each event's (CommonJS) module. */
 async function writeAndImport(files: EmittedFile[], dir: string, events: readonly EventVersionModel[]): Promise<Map<string, CompiledEventModule>> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
@@ -205,10 +205,10 @@ function agreementSuite(m: CatalogModel, event: EventVersionModel): void {
 }
 
 describe('emitted files', () => {
-  it('has a .js module and a .d.ts for every event version, and nothing else', () => {
+  it('has a .cjs module and a .d.cts for every event version, and nothing else', () => {
     const expected = model.events.flatMap((e) => [validatorPaths.module(e), validatorPaths.declarations(e)]);
     expect(emitted.map((f) => f.path)).toEqual(expected);
-    expect(validatorPaths.module(model.events[0]!)).toMatch(/^validators\/[^/]+\/[^/]+\.js$/);
+    expect(validatorPaths.module(model.events[0]!)).toMatch(/^validators\/[^/]+\/[^/]+\.cjs$/);
   });
 
   it('every file starts with the banner', () => {
@@ -216,18 +216,20 @@ describe('emitted files', () => {
   });
 
   it('no module imports, requires or evaluates anything', () => {
-    for (const file of [...emitted, ...emittedSynthetic].filter((f) => f.path.endsWith('.js'))) {
+    const modules = [...emitted, ...emittedSynthetic].filter((f) => f.path.endsWith('.cjs'));
+    expect(modules.length).toBe(model.events.length + emittedSynthetic.length / 2);
+    for (const file of modules) {
       for (const banned of ['require(', 'import ', 'new Function', 'eval(']) {
         expect(file.contents.includes(banned), `${file.path} contains ${banned}`).toBe(false);
       }
-      expect(file.contents).toContain('export const fast = /*#__PURE__*/ buildFast();');
-      expect(file.contents).toContain('export function full() {');
+      expect(file.contents).toContain('exports.fast = buildFast();');
+      expect(file.contents).toContain('exports.full = function full() {');
     }
   });
 
   it('declarations type the exports with the runtime contract', () => {
-    for (const file of emitted.filter((f) => f.path.endsWith('.d.ts'))) {
-      expect(file.contents, file.path).toContain("import type { CompiledValidatorPair } from '../../../runtime/compiled-validator.js';");
+    for (const file of emitted.filter((f) => f.path.endsWith('.d.cts'))) {
+      expect(file.contents, file.path).toContain("import type { CompiledValidatorPair } from '../../../runtime/compiled-validator.js' with { 'resolution-mode': 'import' };");
       expect(file.contents, file.path).toContain('export declare const fast: CompiledValidatorPair;');
       expect(file.contents, file.path).toContain('export declare function full(): CompiledValidatorPair;');
     }

@@ -58,7 +58,7 @@ describe('JavaScript consumers', () => {
     write(
       join(consumer, 'esm.mjs'),
       `import { validateEvent, eventCatalog } from '${PACKAGE}';
-import accountCreated from '${PACKAGE}/events/account.created/v1';
+import { accountCreatedV1 as accountCreated } from '${PACKAGE}/events/account.created/v1';
 const ok = validateEvent(${MESSAGE});
 const bad = validateEvent({ type: 'account.created', version: 'v1', payload: {} });
 console.log(JSON.stringify([ok.ok, bad.ok, bad.error.issues[0].path, accountCreated.is(${MESSAGE}), eventCatalog.length]));`,

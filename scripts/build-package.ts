@@ -1,0 +1,44 @@
+/**
+ * `npm run build`: the package in `dist/`.
+ * 1. tsup builds the root, the event entries and the CLI (scripts/tsup.config.ts);
+ * 2. the registry and the validator modules are copied next to `index.cjs`: the registry
+ *    `require`s each validator module the first time its event is seen;
+ * 3. `index.js`, the ES module entry, re-exports `index.cjs`: one implementation, so no
+ *    state or class is duplicated between `import` and `require` users;
+ * 4. each event entry gets declarations pointing at the root's (bundling declarations for
+ *    228 entries is slow and memory-hungry, and each needs only a few lines).
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+interface ManifestEvent {
+  type: string;
+  version: string;
+  tsName: string;
+}
+
+rmSync('dist', { recursive: true, force: true });
+execFileSync(process.execPath, ['node_modules/tsup/dist/cli-default.js', '--config', 'scripts/tsup.config.ts'], { stdio: ['ignore', 'ignore', 'inherit'] });
+
+cpSync('generated/registry.cjs', 'dist/registry.cjs');
+cpSync('generated/validators', 'dist/validators', { recursive: true, filter: (source) => !source.endsWith('.d.cts') });
+
+writeFileSync('dist/index.js', "// The ES module entry: the implementation is index.cjs, shared with require() users.\nexport * from './index.cjs';\n");
+
+const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: ManifestEvent[] };
+const banner = '// Declarations of one event entry, written by scripts/build-package.ts.\n';
+for (const event of manifest.events) {
+  const name = event.tsName[0]!.toLowerCase() + event.tsName.slice(1);
+  const declarations = (root: string): string =>
+    banner +
+    `import type { EventValidator, ${event.tsName}Event } from '${root}';\n` +
+    `export type { ${event.tsName}Event as Event, ${event.tsName}Payload as Payload } from '${root}';\n` +
+    `/** Validator of \`${event.type}\` ${event.version} messages (Standard Schema v1). */\n` +
+    `export declare const ${name}: EventValidator<${event.tsName}Event>;\n`;
+  const base = join('dist', 'events', event.type, event.version);
+  mkdirSync(dirname(base), { recursive: true });
+  writeFileSync(`${base}.d.ts`, declarations('../../index.js'));
+  writeFileSync(`${base}.d.cts`, declarations('../../index.cjs'));
+}
+console.log(`✔ built dist/: root, CLI and ${manifest.events.length} event entries`);
