@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CatalogModel, EventVersionModel } from '../generator/model.js';
 import type { ValidationMode } from '../runtime/result.js';
-import { fullPayload, minimalPayload, mutations, type Mutation } from './samples/payload-samples.js';
+import { fnv1a, fullPayload, minimalPayload, mutations, type Mutation } from './samples/payload-samples.js';
 
 /** What a line is, as generated. */
 export type SampleKind =
@@ -121,19 +121,9 @@ const UNKNOWN_TYPES = [
 
 const FIXED = (outcome: SampleOutcome): Record<ValidationMode, SampleOutcome> => ({ tolerant: outcome, strict: outcome });
 
-/** FNV-1a (32 bits) of a string: turns any seed into a PRNG state. */
-function hashSeed(seed: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < seed.length; i++) {
-    hash ^= seed.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash;
-}
-
 /** mulberry32: small, fast, good enough for test data, and the same on every platform. */
 function prng(seed: string | number): () => number {
-  let state = hashSeed(String(seed));
+  let state = fnv1a(String(seed));
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;

@@ -21,7 +21,7 @@ import type { CatalogModel, EventVersionModel, GapModel, TypeRef } from '../mode
 import { bannerText } from './banner.js';
 import type { EmittedFile } from './emitted-file.js';
 import { payloadSchema, schemaIds, schemaPaths, sharedTypeSchema, type JsonSchema } from './json-schema.js';
-import { typeNotation } from './manifest.js';
+import { gapEntry, typeNotation } from './manifest.js';
 
 export const ASYNCAPI_PATH = 'asyncapi.yaml';
 
@@ -76,25 +76,6 @@ function gapLine(gap: GapModel): string {
       return `- **events not shown** after \`${gap.after ?? 'the start'}\`${gap.before ? ` up to \`${gap.before}\`` : ''}: ${quote(gap.seed)} ${where}`;
     case 'unnamed_event':
       return `- **an unnamed event** (no message here) of which only ${gap.visibleFields.map((f) => `\`${f.name}: ${typeNotation(f.type)}\``).join(' and ')} are visible: ${quote(gap.seed)} ${where}`;
-  }
-}
-
-function gapEntry(gap: GapModel): JsonSchema {
-  const where = { section: gap.section, source: `${gap.position.file}:${gap.position.line}` };
-  switch (gap.kind) {
-    case 'not_shown':
-      return { kind: gap.kind, topic: gap.topic, seed: gap.seed, ...where };
-    case 'events_not_shown':
-      return { kind: gap.kind, after: gap.after ?? null, before: gap.before ?? null, seed: gap.seed, ...where };
-    case 'unnamed_event':
-      return {
-        kind: gap.kind,
-        after: gap.after ?? null,
-        before: gap.before ?? null,
-        visibleFields: gap.visibleFields.map((f) => ({ name: f.name, type: typeNotation(f.type), optional: f.optional })),
-        seed: gap.seed,
-        ...where,
-      };
   }
 }
 

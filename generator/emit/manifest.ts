@@ -8,9 +8,11 @@ export function typeNotation(type: TypeRef): string {
   return type.kind === 'array' ? `${typeNotation(type.items)}[]` : type.name;
 }
 
-const fieldEntry = (f: FieldModel) => ({ name: f.name, type: typeNotation(f.type), optional: f.optional, ...(f.nullable && { nullable: true }) });
+/** A field as the manifest lists it. */
+export const fieldEntry = (f: FieldModel) => ({ name: f.name, type: typeNotation(f.type), optional: f.optional, ...(f.nullable && { nullable: true }) });
 
-function gapEntry(gap: GapModel) {
+/** A gap as the manifest (and the AsyncAPI `x-gaps`) lists it: the seed's words and where they are. */
+export function gapEntry(gap: GapModel) {
   const where = { section: gap.section, source: `${gap.position.file}:${gap.position.line}` };
   switch (gap.kind) {
     case 'not_shown':

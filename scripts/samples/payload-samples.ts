@@ -32,8 +32,8 @@ export interface Mutation {
 /** Name of the property the "unlisted property" variants add (suffixed if a field already has it). */
 export const UNLISTED_PROPERTY = 'unlisted_property';
 
-/** A small stable number from a name (FNV-1a, 32 bits). */
-function nameSeed(name: string): number {
+/** A small stable number from a string (FNV-1a, 32 bits): seeds derived from names, never from chance. */
+export function fnv1a(name: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < name.length; i++) {
     hash ^= name.charCodeAt(i);
@@ -43,7 +43,7 @@ function nameSeed(name: string): number {
 }
 
 function primitiveSample(name: PrimitiveName, seedName: string): unknown {
-  const seed = nameSeed(seedName);
+  const seed = fnv1a(seedName);
   switch (name) {
     case 'string':
       return `${seedName}-${seed % 1000}`;
