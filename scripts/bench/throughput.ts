@@ -1,0 +1,132 @@
+/**
+ * 1. Throughput: a stream of messages over every event (skewed mix, ~5 % broken, spread over
+ * every error class), already parsed, through `validateEvent` and each peer, plus
+ * `JSON.parse` of the same messages as text. Then the valid messages alone, against
+ * `JSON.parse` of their text.
+ *
+ * The input is prepared by the harness (`inputs.ts`); `measureThroughput` runs in the bench
+ * worker, a plain `node` process with nothing else loaded.
+ */
+import { pathToFileURL } from 'node:url';
+import type { StreamInput } from './inputs.js';
+import { timeIt, type BenchStats, type TimingOptions } from './measure.js';
+import { ajvDiscriminator, ajvOneOf, zodDiscriminatedUnion, zodMap, type Check, type MessageSchema } from './peers.js';
+
+export interface ThroughputJob {
+  group: 'throughput';
+  rootFile: string;
+  stream: StreamInput;
+  schemas: MessageSchema[];
+  timing: TimingOptions;
+}
+
+export interface ThroughputResult {
+  messages: number;
+  validMessages: number;
+  droppedNotJson: number;
+  composition: Record<string, number>;
+  /** Messages on which a peer's verdict differs from ours (should be 0 for every peer). */
+  disagreements: Record<string, number>;
+  disagreementExamples: { peer: string; text: string; ours: boolean }[];
+  setupMs: Record<string, number>;
+  stream: BenchStats[];
+  validOnly: BenchStats[];
+}
+
+export function throughputJob(rootFile: string, stream: StreamInput, schemas: MessageSchema[], timing: TimingOptions): ThroughputJob {
+  return { group: 'throughput', rootFile, stream, schemas, timing };
+}
+
+// ---------------------------------------------------------------------------------------
+// Worker side
+
+interface RootModule {
+  validateEvent(message: unknown): { ok: boolean };
+  decodeEvent(raw: string): { ok: boolean };
+}
+
+const timed = <T>(setup: Record<string, number>, name: string, build: () => T): T => {
+  const started = performance.now();
+  const value = build();
+  setup[name] = performance.now() - started;
+  return value;
+};
+
+export async function measureThroughput(job: ThroughputJob): Promise<ThroughputResult> {
+  const root = (await import(pathToFileURL(job.rootFile).href)) as RootModule;
+  const { texts, kinds } = job.stream;
+  const messages: unknown[] = texts.map((t) => JSON.parse(t) as unknown);
+
+  const setupMs: Record<string, number> = {};
+  const ours: Check = (m) => root.validateEvent(m).ok;
+  const peers: [string, Check][] = [
+    ['ajv discriminator (type → version)', timed(setupMs, 'ajv discriminator (type → version)', () => ajvDiscriminator(job.schemas))],
+    ['zod 4, Map type → version → schema', timed(setupMs, 'zod 4, Map type → version → schema', () => zodMap(job.schemas))],
+    ['zod 4, nested discriminatedUnion', timed(setupMs, 'zod 4, nested discriminatedUnion', () => zodDiscriminatedUnion(job.schemas))],
+    ['ajv oneOf over every message schema', timed(setupMs, 'ajv oneOf over every message schema', () => ajvOneOf(job.schemas))],
+  ];
+
+  // Verdicts first (untimed): every peer must agree with ours on every message.
+  const oursVerdicts = messages.map(ours);
+  const disagreements: Record<string, number> = {};
+  const disagreementExamples: ThroughputResult['disagreementExamples'] = [];
+  for (const [name, check] of peers) {
+    let count = 0;
+    messages.forEach((m, i) => {
+      if (check(m) !== oursVerdicts[i]) {
+        count++;
+        if (disagreementExamples.length < 10) disagreementExamples.push({ peer: name, text: texts[i]!.slice(0, 300), ours: oursVerdicts[i]! });
+      }
+    });
+    disagreements[name] = count;
+  }
+  const decodeDisagree = texts.filter((t, i) => root.decodeEvent(t).ok !== oursVerdicts[i]).length;
+  disagreements['decodeEvent (text)'] = decodeDisagree;
+
+  const composition: Record<string, number> = {};
+  for (const kind of kinds) composition[kind] = (composition[kind] ?? 0) + 1;
+
+  const validIndexes = oursVerdicts.flatMap((ok, i) => (ok ? [i] : []));
+  const validMessages = validIndexes.map((i) => messages[i]);
+  const validTexts = validIndexes.map((i) => texts[i]!);
+
+  const walk = (check: Check, input: readonly unknown[]) => () => {
+    let ok = 0;
+    for (let i = 0; i < input.length; i++) if (check(input[i])) ok++;
+    return ok;
+  };
+  const parseAll = (input: readonly string[]) => () => {
+    let keys = 0;
+    for (let i = 0; i < input.length; i++) if ((JSON.parse(input[i]!) as object | null) !== null) keys++;
+    return keys;
+  };
+  const decodeAll = (input: readonly string[]) => () => {
+    let ok = 0;
+    for (let i = 0; i < input.length; i++) if (root.decodeEvent(input[i]!).ok) ok++;
+    return ok;
+  };
+
+  const t = job.timing;
+  const stream: BenchStats[] = [];
+  stream.push(await timeIt('ours: validateEvent', messages.length, walk(ours, messages), t));
+  for (const [name, check] of peers) stream.push(await timeIt(name, messages.length, walk(check, messages), t));
+  stream.push(await timeIt('JSON.parse of the same messages (text)', texts.length, parseAll(texts), t));
+  stream.push(await timeIt('ours: decodeEvent (text: parse + validate)', texts.length, decodeAll(texts), t));
+
+  const validOnly: BenchStats[] = [];
+  validOnly.push(await timeIt('ours: validateEvent', validMessages.length, walk(ours, validMessages), t));
+  validOnly.push(await timeIt('JSON.parse of the same messages (text)', validTexts.length, parseAll(validTexts), t));
+  for (const [name, check] of peers) validOnly.push(await timeIt(name, validMessages.length, walk(check, validMessages), t));
+
+  return {
+    messages: messages.length,
+    validMessages: validMessages.length,
+    droppedNotJson: job.stream.droppedNotJson,
+    composition,
+    disagreements,
+    disagreementExamples,
+    setupMs,
+    stream,
+    validOnly,
+  };
+}
