@@ -4,7 +4,7 @@ import { codeBanner } from './banner.js';
 import type { EmittedFile } from './emitted-file.js';
 import { eventSources, schemaIds } from './json-schema.js';
 import { printModule } from './ts-project.js';
-import { validatorPaths } from './validators.js';
+import { validatorPaths } from './validator-paths.js';
 
 /** `events/<type>/<version>.ts`, relative to `generated/`: one importable entry per event version. */
 export const eventEntryPath = (event: EventVersionModel): string => `events/${event.type}/${event.version}.ts`;

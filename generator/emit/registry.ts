@@ -3,7 +3,7 @@ import type { CatalogModel } from '../model.js';
 import { codeBanner } from './banner.js';
 import type { EmittedFile } from './emitted-file.js';
 import { printModule } from './ts-project.js';
-import { validatorPaths } from './validators.js';
+import { validatorPaths } from './validator-paths.js';
 
 /**
  * `registry.cjs` (+ `.d.cts`): what the runtime dispatches on. Type → version → a loader

@@ -4,6 +4,7 @@ import type { CatalogModel, EventVersionModel } from '../model.js';
 import { codeBanner } from './banner.js';
 import type { EmittedFile } from './emitted-file.js';
 import { eventSources, payloadSchema, type JsonSchema, type SchemaMode } from './json-schema.js';
+import { validatorPaths } from './validator-paths.js';
 
 /**
  * Precompiled (ajv standalone) payload validators, one CommonJS module per event version:
@@ -40,17 +41,15 @@ export function validatorAjvOptions(allErrors: boolean): AjvOptions {
   return { allErrors, messages: false, strict: true, allowUnionTypes: true };
 }
 
-export const validatorPaths = {
-  module: (e: EventVersionModel) => `validators/${e.type}/${e.version}.cjs`,
-  declarations: (e: EventVersionModel) => `validators/${e.type}/${e.version}.d.cts`,
-};
+export { validatorPaths } from './validator-paths.js';
 
 /** From `generated/validators/<type>/<version>.d.cts` to the repository's `runtime/` (an ES module, hence `resolution-mode`). */
 const RUNTIME_TYPES = '../../../runtime/compiled-validator.js';
 
-export function emitValidators(model: CatalogModel): EmittedFile[] {
+/** Every event's validator files; or only those of `events`, when the work is shared out. */
+export function emitValidators(model: CatalogModel, events: readonly EventVersionModel[] = model.events): EmittedFile[] {
   const files: EmittedFile[] = [];
-  for (const event of model.events) {
+  for (const event of events) {
     const banner = codeBanner(eventSources(model, event));
     files.push({ path: validatorPaths.module(event), contents: banner + validatorModule(model, event) });
     files.push({ path: validatorPaths.declarations(event), contents: banner + DECLARATIONS });

@@ -28,11 +28,8 @@ export function writeGenerated(outDir: string, files: EmittedFile[]): void {
   const previous = `${outDir}.previous-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   try {
-    for (const file of files) {
-      const target = join(staging, file.path);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, file.contents);
-    }
+    for (const dir of new Set(files.map((file) => dirname(join(staging, file.path))))) mkdirSync(dir, { recursive: true });
+    for (const file of files) writeFileSync(join(staging, file.path), file.contents);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });
     throw error;

@@ -36,6 +36,15 @@ describe('the committed generated/', () => {
   });
 });
 
+describe('npm run generate on the real catalog', () => {
+  it('--check passes: the CLI (worker thread) produces what the in-process generation (one thread) committed', () => {
+    const check = runGenerate('--check');
+    expect(check.stderr.split('\n').filter((line) => line !== '' && !line.includes(' warning: '))).toEqual([]);
+    expect(check.stdout).toMatch(/^✔ generated\/ is up to date: \d+ files from 220 event types, 228 event versions/);
+    expect(check.status).toBe(0);
+  });
+});
+
 describe('npm run generate', () => {
   const out = join(work, 'out');
 
