@@ -7,7 +7,7 @@
  * Exit status: 0 all valid, 1 some line rejected, 2 usage error or unreadable input.
  */
 import { readFileSync } from 'node:fs';
-import { BIN_NAME, runValidate, VALIDATE_USAGE, type ValidateIo } from './validate-command.js';
+import { BIN_NAME, runValidate, type ValidateIo } from './validate-command.js';
 
 const USAGE = `usage: ${BIN_NAME} <command> [options]
 
@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`✘ no command given\n${USAGE}`);
       return 2;
     default:
-      process.stderr.write(`✘ unknown command ${JSON.stringify(command)}\n${VALIDATE_USAGE}\n`);
+      process.stderr.write(`✘ unknown command ${JSON.stringify(command)}\n${USAGE}`);
       return 2;
   }
 }
