@@ -22,6 +22,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { decodeEvent } from '../index.js';
 import type { EventError, ValidateOptions, ValidationMode, ValidationResult } from '../index.js';
+import { formatTable } from './validate-table.js';
+import { ISSUE_TALLY_CAPACITY, Tally } from './validate-tally.js';
 
 export interface ValidateIo {
   stdin: NodeJS.ReadableStream;
@@ -29,17 +31,6 @@ export interface ValidateIo {
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
-export interface ValidateSummary {
-  lines: number;
-  valid: number;
-  invalid: number;
-  unknown: number;
-  malformed: number;
-  /** Per catalog event seen in the input (valid or `invalid_payload`), by type then version in code-unit order. */
-  byEvent: { type: string; version: string; valid: number; invalid: number }[];
-  /** The most frequent issues over all rejected lines, most frequent first. */
-  topIssues: { code: string; path: string; count: number }[];
-}
 
 /** One line of the rejects file. */
 export interface RejectedLine {
@@ -64,10 +55,6 @@ Blank lines are skipped and not counted.
 Exit status: 0 all valid, 1 some rejected, 2 usage error or unreadable input.
 `;
 
-/** How many issues the summary lists. */
-export const TOP_ISSUES = 10;
-/** Distinct (code, path) pairs tallied exactly; beyond that the tally prunes itself (see `IssueTally`). */
-export const ISSUE_TALLY_CAPACITY = 10_000;
 /** Progress (on a terminal only) every this many physical lines. */
 export const PROGRESS_EVERY = 100_000;
 
@@ -79,106 +66,6 @@ const BLANK = /^\s*$/;
 /** Thrown for an input that cannot be read or a rejects file that cannot be written: exit 2. */
 class IoFailure extends Error {}
 
-/**
- * Counts (code, path) pairs in bounded memory. Exact while there are at most `capacity`
- * distinct pairs (the normal case: paths come from a finite catalog). Past that, it keeps
- * the heavy hitters the Misra–Gries way: it subtracts the count of the median entry from
- * every entry and drops those at zero, so counts become lower bounds (each off by at most
- * lines/(capacity/2)) and `approximate` says so.
- */
-export class IssueTally {
-  private readonly counts = new Map<string, number>();
-  approximate = false;
-
-  constructor(private readonly capacity = ISSUE_TALLY_CAPACITY) {}
-
-  add(code: string, path: string): void {
-    // Codes never hold a NUL, so the first NUL separates code from path.
-    const key = `${code}\u0000${path}`;
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
-    if (this.counts.size > this.capacity) this.prune();
-  }
-
-  private prune(): void {
-    this.approximate = true;
-    const values = [...this.counts.values()].sort((a, b) => b - a);
-    const cut = values[Math.floor(this.capacity / 2)] ?? 1;
-    for (const [key, count] of this.counts) {
-      if (count <= cut) this.counts.delete(key);
-      else this.counts.set(key, count - cut);
-    }
-  }
-
-  top(n: number): { code: string; path: string; count: number }[] {
-    return [...this.counts]
-      .map(([key, count]) => {
-        const at = key.indexOf('\u0000');
-        return { code: key.slice(0, at), path: key.slice(at + 1), count };
-      })
-      .sort((a, b) => b.count - a.count || compare(a.code, b.code) || compare(a.path, b.path))
-      .slice(0, n);
-  }
-}
-
-const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Counters for one run. */
-class Tally {
-  valid = 0;
-  invalid = 0;
-  unknown = 0;
-  malformed = 0;
-  /** Blank lines skipped: shown in the table, not part of the JSON summary. */
-  blank = 0;
-  readonly byEvent = new Map<string, Map<string, { valid: number; invalid: number }>>();
-  readonly issues = new IssueTally();
-
-  private event(type: string, version: string): { valid: number; invalid: number } {
-    let versions = this.byEvent.get(type);
-    if (versions === undefined) this.byEvent.set(type, (versions = new Map()));
-    let counts = versions.get(version);
-    if (counts === undefined) versions.set(version, (counts = { valid: 0, invalid: 0 }));
-    return counts;
-  }
-
-  count(result: ValidationResult): void {
-    if (result.ok) {
-      this.valid++;
-      this.event(result.event.type, result.event.version).valid++;
-      return;
-    }
-    const { error } = result;
-    switch (error.code) {
-      case 'invalid_payload':
-        this.invalid++;
-        this.event(error.type ?? '', error.version ?? '').invalid++;
-        break;
-      case 'unknown_event_type':
-      case 'unknown_event_version':
-        this.unknown++;
-        break;
-      default:
-        this.malformed++;
-    }
-    for (const issue of error.issues) this.issues.add(issue.code, issue.path);
-  }
-
-  summary(): ValidateSummary {
-    const byEvent = [...this.byEvent]
-      .sort(([a], [b]) => compare(a, b))
-      .flatMap(([type, versions]) => [...versions].sort(([a], [b]) => compare(a, b)).map(([version, counts]) => ({ type, version, ...counts })));
-    return {
-      lines: this.valid + this.invalid + this.unknown + this.malformed,
-      valid: this.valid,
-      invalid: this.invalid,
-      unknown: this.unknown,
-      malformed: this.malformed,
-      byEvent,
-      topIssues: this.issues.top(TOP_ISSUES),
-    };
-  }
-}
-
 /** Writes to a file with back-pressure; any write error becomes an `IoFailure`. */
 class RejectsWriter {
   private readonly stream: NodeJS.WritableStream;
@@ -186,10 +73,7 @@ class RejectsWriter {
   private readonly failed: Promise<never>;
   private buffer = '';
 
-  constructor(
-    handle: FileHandle,
-    private readonly name: string,
-  ) {
+  constructor(handle: FileHandle, name: string) {
     this.stream = handle.createWriteStream();
     this.failed = new Promise<never>((_, reject) => {
       this.stream.on('error', (error: Error) => {
@@ -427,50 +311,4 @@ async function check(
   if (carry.length > 0) line(Buffer.concat(carry));
   if (progress && lineNumber >= PROGRESS_EVERY) progress.write(`\r${' '.repeat(40)}\r`);
   return tally;
-}
-
-/** The summary as a table: per event, totals, then the most frequent issues. */
-export function formatTable(summary: ValidateSummary, mode: ValidationMode, extra: { approximate?: boolean; blank?: number } = {}): string {
-  const { approximate = false, blank = 0 } = extra;
-  const out: string[] = [];
-  const num = (n: number): string => n.toLocaleString('en-US');
-  const right = (text: string, width: number): string => text.padStart(width);
-
-  if (summary.byEvent.length > 0) {
-    const typeWidth = Math.max('event type'.length, ...summary.byEvent.map((e) => e.type.length));
-    const versionWidth = Math.max('version'.length, ...summary.byEvent.map((e) => e.version.length));
-    const validWidth = Math.max('valid'.length, ...summary.byEvent.map((e) => num(e.valid).length), num(summary.valid).length);
-    const invalidWidth = Math.max('invalid'.length, ...summary.byEvent.map((e) => num(e.invalid).length), num(summary.invalid).length);
-    const row = (type: string, version: string, valid: string, invalid: string): string =>
-      `${type.padEnd(typeWidth)}  ${version.padEnd(versionWidth)}  ${right(valid, validWidth)}  ${right(invalid, invalidWidth)}`;
-    const rule = row('-'.repeat(typeWidth), '-'.repeat(versionWidth), '-'.repeat(validWidth), '-'.repeat(invalidWidth));
-    out.push(row('event type', 'version', 'valid', 'invalid'), rule);
-    for (const e of summary.byEvent) out.push(row(e.type, e.version, num(e.valid), num(e.invalid)));
-    out.push(rule, row(`${summary.byEvent.length} event version(s)`, '', num(summary.valid), num(summary.invalid)), '');
-  }
-
-  const totals: [string, number, string][] = [
-    ['lines', summary.lines, `counted, ${mode} mode (${blank.toLocaleString('en-US')} blank line(s) skipped)`],
-    ['valid', summary.valid, ''],
-    ['invalid', summary.invalid, 'invalid_payload'],
-    ['unknown', summary.unknown, 'unknown_event_type, unknown_event_version'],
-    ['malformed', summary.malformed, 'malformed_message'],
-  ];
-  const totalWidth = Math.max(...totals.map(([, n]) => num(n).length));
-  out.push('totals');
-  for (const [label, n, note] of totals) out.push(`  ${label.padEnd(9)}  ${right(num(n), totalWidth)}${note ? `  ${note}` : ''}`);
-
-  if (summary.topIssues.length > 0) {
-    const countWidth = Math.max('count'.length, ...summary.topIssues.map((i) => num(i.count).length));
-    const codeWidth = Math.max('code'.length, ...summary.topIssues.map((i) => i.code.length));
-    out.push('', `top issues${approximate ? ' (approximate: too many distinct paths to count exactly; counts are lower bounds)' : ''}`);
-    out.push(`  ${right('count', countWidth)}  ${'code'.padEnd(codeWidth)}  path`);
-    for (const issue of summary.topIssues) {
-      out.push(`  ${right(num(issue.count), countWidth)}  ${issue.code.padEnd(codeWidth)}  ${issue.path === '' ? '(whole message)' : issue.path}`);
-    }
-  }
-
-  const rejected = summary.lines - summary.valid;
-  out.push('', rejected === 0 ? `✔ all ${num(summary.lines)} lines valid` : `✘ ${num(rejected)} of ${num(summary.lines)} lines rejected`);
-  return `${out.join('\n')}\n`;
 }

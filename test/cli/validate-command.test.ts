@@ -12,7 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import type { CatalogModel } from '../../generator/model.js';
-import { IssueTally, PROGRESS_EVERY, runValidate, type RejectedLine, type ValidateSummary } from '../../runtime/cli/validate-command.js';
+import { PROGRESS_EVERY, runValidate, type RejectedLine } from '../../runtime/cli/validate-command.js';
+import { IssueTally, type ValidateSummary } from '../../runtime/cli/validate-tally.js';
 import { decodeEvent } from '../../runtime/decode-event.js';
 import type { ValidationMode } from '../../runtime/result.js';
 import {

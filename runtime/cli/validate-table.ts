@@ -1,0 +1,49 @@
+/** The readable summary `validate` prints when `--json` is not given. */
+import type { ValidationMode } from '../index.js';
+import type { ValidateSummary } from './validate-tally.js';
+
+/** The summary as a table: per event, totals, then the most frequent issues. */
+export function formatTable(summary: ValidateSummary, mode: ValidationMode, extra: { approximate?: boolean; blank?: number } = {}): string {
+  const { approximate = false, blank = 0 } = extra;
+  const out: string[] = [];
+  const num = (n: number): string => n.toLocaleString('en-US');
+  const right = (text: string, width: number): string => text.padStart(width);
+
+  if (summary.byEvent.length > 0) {
+    const typeWidth = Math.max('event type'.length, ...summary.byEvent.map((e) => e.type.length));
+    const versionWidth = Math.max('version'.length, ...summary.byEvent.map((e) => e.version.length));
+    const validWidth = Math.max('valid'.length, ...summary.byEvent.map((e) => num(e.valid).length), num(summary.valid).length);
+    const invalidWidth = Math.max('invalid'.length, ...summary.byEvent.map((e) => num(e.invalid).length), num(summary.invalid).length);
+    const row = (type: string, version: string, valid: string, invalid: string): string =>
+      `${type.padEnd(typeWidth)}  ${version.padEnd(versionWidth)}  ${right(valid, validWidth)}  ${right(invalid, invalidWidth)}`;
+    const rule = row('-'.repeat(typeWidth), '-'.repeat(versionWidth), '-'.repeat(validWidth), '-'.repeat(invalidWidth));
+    out.push(row('event type', 'version', 'valid', 'invalid'), rule);
+    for (const e of summary.byEvent) out.push(row(e.type, e.version, num(e.valid), num(e.invalid)));
+    out.push(rule, row(`${summary.byEvent.length} event version(s)`, '', num(summary.valid), num(summary.invalid)), '');
+  }
+
+  const totals: [string, number, string][] = [
+    ['lines', summary.lines, `counted, ${mode} mode (${blank.toLocaleString('en-US')} blank line(s) skipped)`],
+    ['valid', summary.valid, ''],
+    ['invalid', summary.invalid, 'invalid_payload'],
+    ['unknown', summary.unknown, 'unknown_event_type, unknown_event_version'],
+    ['malformed', summary.malformed, 'malformed_message'],
+  ];
+  const totalWidth = Math.max(...totals.map(([, n]) => num(n).length));
+  out.push('totals');
+  for (const [label, n, note] of totals) out.push(`  ${label.padEnd(9)}  ${right(num(n), totalWidth)}${note ? `  ${note}` : ''}`);
+
+  if (summary.topIssues.length > 0) {
+    const countWidth = Math.max('count'.length, ...summary.topIssues.map((i) => num(i.count).length));
+    const codeWidth = Math.max('code'.length, ...summary.topIssues.map((i) => i.code.length));
+    out.push('', `top issues${approximate ? ' (approximate: too many distinct paths to count exactly; counts are lower bounds)' : ''}`);
+    out.push(`  ${right('count', countWidth)}  ${'code'.padEnd(codeWidth)}  path`);
+    for (const issue of summary.topIssues) {
+      out.push(`  ${right(num(issue.count), countWidth)}  ${issue.code.padEnd(codeWidth)}  ${issue.path === '' ? '(whole message)' : issue.path}`);
+    }
+  }
+
+  const rejected = summary.lines - summary.valid;
+  out.push('', rejected === 0 ? `✔ all ${num(summary.lines)} lines valid` : `✘ ${num(rejected)} of ${num(summary.lines)} lines rejected`);
+  return `${out.join('\n')}\n`;
+}
