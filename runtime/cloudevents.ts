@@ -1,5 +1,5 @@
 import type { CatalogEvent } from '../generated/types.js';
-import type { ValidateOptions, ValidationResult } from './result.js';
+import { rejection, type ValidateOptions, type ValidationResult } from './result.js';
 import { summarizeIssues } from './issues.js';
 import { validateEvent } from './validate-event.js';
 
@@ -36,14 +36,7 @@ export function fromCloudEvent(cloudEvent: unknown): unknown {
 export function validateCloudEvent(cloudEvent: unknown, options?: ValidateOptions): ValidationResult {
   try {
     if (typeof cloudEvent === 'object' && cloudEvent !== null && (cloudEvent as Record<string, unknown>).specversion !== '1.0') {
-      return {
-        ok: false,
-        error: {
-          code: 'malformed_message',
-          message: 'not a CloudEvents 1.0 event (specversion must be "1.0")',
-          issues: [{ path: '/specversion', code: 'cloudevents_specversion', message: 'expected "1.0"' }],
-        },
-      };
+      return rejection('malformed_message', 'not a CloudEvents 1.0 event (specversion must be "1.0")', { path: '/specversion', code: 'cloudevents_specversion', message: 'expected "1.0"' });
     }
     const result = validateEvent(fromCloudEvent(cloudEvent), options);
     if (result.ok) return result;
@@ -60,10 +53,7 @@ export function validateCloudEvent(cloudEvent: unknown, options?: ValidateOption
     return { ok: false, error: { ...error, message, issues } };
   } catch {
     // Only hostile objects get here (getters or proxies that throw while being read).
-    return {
-      ok: false,
-      error: { code: 'malformed_message', message: 'CloudEvent could not be read', issues: [{ path: '', code: 'unreadable', message: 'a property could not be read' }] },
-    };
+    return rejection('malformed_message', 'CloudEvent could not be read', { path: '', code: 'unreadable', message: 'a property could not be read' });
   }
 }
 

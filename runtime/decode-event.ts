@@ -1,13 +1,10 @@
 import { locateJsonSyntaxError } from './json-syntax.js';
-import type { ValidateOptions, ValidationResult } from './result.js';
+import { rejection, type ValidateOptions, type ValidationResult } from './result.js';
 import { validateEvent } from './validate-event.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
-const malformed = (message: string, code: string): ValidationResult => ({
-  ok: false,
-  error: { code: 'malformed_message', message, issues: [{ path: '', code, message }] },
-});
+const malformed = (message: string, code: string): ValidationResult => rejection('malformed_message', message, { path: '', code, message });
 
 /**
  * Decodes one message from JSON text or UTF-8 bytes (a leading byte-order mark is

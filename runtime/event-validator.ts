@@ -1,8 +1,9 @@
 import type { CatalogEvent } from '../generated/types.js';
 import type { CompiledEventModule } from './compiled-validator.js';
 import { checkPayload, isPlainObject } from './check-payload.js';
-import type { EventError, EventIssue, ValidateOptions } from './result.js';
-import { EventValidationError } from './result.js';
+import { pointerTokens } from './issues.js';
+import type { EventError, ValidateOptions } from './result.js';
+import { EventValidationError, rejection } from './result.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
 
 export type EventValidationResult<E> = { ok: true; event: E } | { ok: false; error: EventError };
@@ -28,11 +29,6 @@ export interface EventValidator<E extends CatalogEvent> extends StandardSchemaV1
   parse(message: unknown, options?: ValidateOptions): E;
 }
 
-const fail = (code: EventError['code'], message: string, issue: EventIssue, extra: Partial<EventError> = {}): { ok: false; error: EventError } => ({
-  ok: false,
-  error: { code, message, ...extra, issues: [issue] },
-});
-
 /** Builds the validator object around one event's compiled validators (called by generated code). */
 export function defineEventValidator<E extends CatalogEvent>(
   type: E['type'],
@@ -46,30 +42,30 @@ export function defineEventValidator<E extends CatalogEvent>(
 
   const validate = (message: unknown, options?: ValidateOptions): EventValidationResult<E> => {
     try {
-      if (!isPlainObject(message)) return fail('malformed_message', 'message is not a JSON object', { path: '', code: 'not_object', message: 'expected a JSON object' });
+      if (!isPlainObject(message)) return rejection('malformed_message', 'message is not a JSON object', { path: '', code: 'not_object', message: 'expected a JSON object' });
       if (message.type !== type) {
-        return fail('unknown_event_type', `expected a ${type} message`, { path: '/type', code: 'unknown_event_type', message: `expected "${type}"` }, typeof message.type === 'string' ? { type: message.type } : {});
+        return rejection('unknown_event_type', `expected a ${type} message`, { path: '/type', code: 'unknown_event_type', message: `expected "${type}"` }, typeof message.type === 'string' ? { type: message.type } : {});
       }
       if (message.version !== version) {
-        return fail('unknown_event_version', `expected ${type} ${version}`, { path: '/version', code: 'unknown_event_version', message: `expected "${version}"` }, { type, knownVersions: [version] });
+        return rejection('unknown_event_version', `expected ${type} ${version}`, { path: '/version', code: 'unknown_event_version', message: `expected "${version}"` }, { type, knownVersions: [version] });
       }
       if (!isPlainObject(message.payload)) {
-        return fail('malformed_message', `${type} ${version} message has no object "payload"`, { path: '/payload', code: message.payload === undefined ? 'required' : 'type', message: 'expected a JSON object payload' });
+        return rejection('malformed_message', `${type} ${version} message has no object "payload"`, { path: '/payload', code: message.payload === undefined ? 'required' : 'type', message: 'expected a JSON object payload' });
       }
       const error = check(message.payload, options);
       return error ? { ok: false, error } : { ok: true, event: message as unknown as E };
     } catch {
-      return fail('malformed_message', 'message could not be read', { path: '', code: 'unreadable', message: 'reading the message threw' });
+      return rejection('malformed_message', 'message could not be read', { path: '', code: 'unreadable', message: 'reading the message threw' });
     }
   };
 
   const validatePayload = (payload: unknown, options?: ValidateOptions): EventValidationResult<E['payload']> => {
     try {
-      if (!isPlainObject(payload)) return fail('malformed_message', 'payload is not a JSON object', { path: '/payload', code: 'type', message: 'expected a JSON object payload' });
+      if (!isPlainObject(payload)) return rejection('malformed_message', 'payload is not a JSON object', { path: '/payload', code: 'type', message: 'expected a JSON object payload' });
       const error = check(payload, options);
       return error ? { ok: false, error } : { ok: true, event: payload as unknown as E['payload'] };
     } catch {
-      return fail('malformed_message', 'payload could not be read', { path: '/payload', code: 'unreadable', message: 'reading the payload threw' });
+      return rejection('malformed_message', 'payload could not be read', { path: '/payload', code: 'unreadable', message: 'reading the payload threw' });
     }
   };
 
@@ -100,10 +96,5 @@ export function defineEventValidator<E extends CatalogEvent>(
 
 /** `/payload/supply_points/0/market_name` → `['payload', 'supply_points', 0, 'market_name']`. */
 function pointerToPath(pointer: string): PropertyKey[] {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((key) => (/^(0|[1-9][0-9]*)$/.test(key) ? Number(key) : key));
+  return pointerTokens(pointer).map((key) => (/^(0|[1-9][0-9]*)$/.test(key) ? Number(key) : key));
 }

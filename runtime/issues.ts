@@ -7,13 +7,20 @@ export const summarizeIssues = (issues: readonly EventIssue[]): string => issues
 /** RFC 6901 escaping of one reference token. */
 export const pointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
+/** The unescaped reference tokens of a JSON Pointer: `/a~1b/0` → `['a/b', '0']`. */
+export function pointerTokens(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
 /** The value at a JSON Pointer below `root`, or `undefined`. */
 function valueAt(root: unknown, pointer: string): unknown {
-  if (pointer === '') return root;
   let current = root;
-  for (const raw of pointer.slice(1).split('/')) {
+  for (const key of pointerTokens(pointer)) {
     if (typeof current !== 'object' || current === null) return undefined;
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
     current = Object.prototype.hasOwnProperty.call(current, key) ? (current as Record<string, unknown>)[key] : undefined;
   }
   return current;

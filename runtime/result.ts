@@ -34,6 +34,16 @@ export interface EventError {
 
 export type ValidationResult = { ok: true; event: CatalogEvent } | { ok: false; error: EventError };
 
+/** A rejected message with one issue (the envelope-level rejections all have exactly one). */
+export function rejection(
+  code: EventErrorCode,
+  message: string,
+  issue: EventIssue,
+  extra: Pick<EventError, 'type' | 'version' | 'knownVersions'> = {},
+): { ok: false; error: EventError } {
+  return { ok: false, error: { code, message, ...extra, issues: [issue] } };
+}
+
 /** Thrown by `parseEvent`; carries the same `EventError` that `validateEvent` returns. */
 export class EventValidationError extends Error {
   readonly error: EventError;

@@ -1,12 +1,9 @@
 import type { CatalogEvent } from '../generated/types.js';
 import { compiledEvents } from '../generated/registry.cjs';
 import { checkPayload, isPlainObject } from './check-payload.js';
-import { EventValidationError, type EventIssue, type ValidateOptions, type ValidationResult } from './result.js';
+import { EventValidationError, rejection, type EventIssue, type ValidateOptions, type ValidationResult } from './result.js';
 
-const malformed = (message: string, issue: EventIssue): ValidationResult => ({
-  ok: false,
-  error: { code: 'malformed_message', message, issues: [issue] },
-});
+const malformed = (message: string, issue: EventIssue): ValidationResult => rejection('malformed_message', message, issue);
 
 /** Quotes a value from a message for an error message, short and safe to log. */
 const quote = (value: string): string => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
@@ -36,25 +33,17 @@ function check(message: unknown, options: ValidateOptions | undefined): Validati
 
   const versions = compiledEvents.get(type);
   if (versions === undefined) {
-    return {
-      ok: false,
-      error: { code: 'unknown_event_type', message: `unknown event type ${quote(type)}`, type, version, issues: [{ path: '/type', code: 'unknown_event_type', message: `no event type ${quote(type)} in the catalog` }] },
-    };
+    return rejection('unknown_event_type', `unknown event type ${quote(type)}`, { path: '/type', code: 'unknown_event_type', message: `no event type ${quote(type)} in the catalog` }, { type, version });
   }
   const load = versions.get(version);
   if (load === undefined) {
     const knownVersions = [...versions.keys()];
-    return {
-      ok: false,
-      error: {
-        code: 'unknown_event_version',
-        message: `unknown version ${quote(version)} of ${type} (known: ${knownVersions.join(', ')})`,
-        type,
-        version,
-        knownVersions,
-        issues: [{ path: '/version', code: 'unknown_event_version', message: `${type} has no version ${quote(version)}` }],
-      },
-    };
+    return rejection(
+      'unknown_event_version',
+      `unknown version ${quote(version)} of ${type} (known: ${knownVersions.join(', ')})`,
+      { path: '/version', code: 'unknown_event_version', message: `${type} has no version ${quote(version)}` },
+      { type, version, knownVersions },
+    );
   }
 
   const error = checkPayload(load(), type, version, payload, options?.mode === 'strict');

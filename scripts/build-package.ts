@@ -11,6 +11,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { eventValidatorName } from '../generator/emit/event-entries.js';
 
 interface ManifestEvent {
   type: string;
@@ -29,7 +30,7 @@ writeFileSync('dist/index.js', "// The ES module entry: the implementation is in
 const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: ManifestEvent[] };
 const banner = '// Declarations of one event entry, written by scripts/build-package.ts.\n';
 for (const event of manifest.events) {
-  const name = event.tsName[0]!.toLowerCase() + event.tsName.slice(1);
+  const name = eventValidatorName(event);
   const declarations = (root: string): string =>
     banner +
     `import type { EventValidator, ${event.tsName}Event } from '${root}';\n` +

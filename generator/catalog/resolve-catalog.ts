@@ -1,6 +1,7 @@
 import type { CatalogModel, EventVersionModel, FieldModel, GapModel, ObjectTypeModel, PrimitiveName, SourcePosition, TypeRef } from '../model.js';
 import { NAME_RULES, suggestion, toTsName } from './names.js';
 import type { ProblemList } from './problems.js';
+import { reachableSharedTypes } from '../shared-types.js';
 import type { RawCatalogFile, RawEvent, RawField, RawFragment, RawPayload, RawReference, RawSharedType } from './read-catalog-file.js';
 
 const PRIMITIVES: readonly PrimitiveName[] = ['string', 'integer', 'number', 'boolean', 'object'];
@@ -194,7 +195,6 @@ export function resolveCatalog(files: RawCatalogFile[], problems: ProblemList): 
 
   // 4. Shared types, and which events reach each one.
   const sharedTypes: ObjectTypeModel[] = [];
-  const sharedModels = new Map<string, ObjectTypeModel>();
   for (const shared of sharedByName.values()) {
     const model: ObjectTypeModel = {
       name: shared.name,
@@ -206,18 +206,9 @@ export function resolveCatalog(files: RawCatalogFile[], problems: ProblemList): 
     };
     if (shared.description !== undefined) model.description = shared.description;
     sharedTypes.push(model);
-    sharedModels.set(shared.name, model);
   }
   for (const event of events) {
-    const reached = new Set<string>();
-    const visit = (type: TypeRef): void => {
-      if (type.kind === 'array') return visit(type.items);
-      if (type.kind !== 'named' || reached.has(type.name)) return;
-      reached.add(type.name);
-      for (const field of sharedModels.get(type.name)?.fields ?? []) visit(field.type);
-    };
-    for (const field of event.fields) visit(field.type);
-    for (const name of reached) sharedModels.get(name)?.usedBy.push(event.key);
+    for (const shared of reachableSharedTypes(sharedTypes, event.fields)) shared.usedBy.push(event.key);
   }
   for (const shared of sharedTypes) {
     if (shared.usedBy.length === 0) problems.warning(shared.position, `shared type "${shared.name}" is used by no event`);

@@ -20,7 +20,7 @@ import { stringify } from 'yaml';
 import type { CatalogModel, EventVersionModel, GapModel, TypeRef } from '../model.js';
 import { bannerText } from './banner.js';
 import type { EmittedFile } from './emitted-file.js';
-import { payloadSchema, schemaIds, schemaPaths, sharedTypeSchema, type JsonSchema } from './json-schema.js';
+import { payloadSchema, pointerToken, schemaIds, schemaPaths, sharedTypeSchema, type JsonSchema } from './json-schema.js';
 import { gapEntry, typeNotation } from './manifest.js';
 
 export const ASYNCAPI_PATH = 'asyncapi.yaml';
@@ -38,9 +38,6 @@ function componentKey(name: string): string {
   if (!COMPONENT_KEY.test(name)) throw new Error(`"${name}" cannot be an AsyncAPI component key (allowed: ${COMPONENT_KEY.source})`);
   return name;
 }
-
-/** JSON Pointer escaping of one reference token (RFC 6901). */
-const pointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /**
  * A 2020-12 schema of `json-schema.ts` as AsyncAPI Schema: `$schema`, `$id` and `$defs`

@@ -10,7 +10,7 @@ import { validatorPaths } from './validator-paths.js';
 export const eventEntryPath = (event: EventVersionModel): string => `events/${event.type}/${event.version}.ts`;
 
 /** The entry's named export: `account.created` v1 → `accountCreatedV1`. */
-export const eventValidatorName = (event: EventVersionModel): string => event.tsName[0]!.toLowerCase() + event.tsName.slice(1);
+export const eventValidatorName = (event: Pick<EventVersionModel, 'tsName'>): string => event.tsName[0]!.toLowerCase() + event.tsName.slice(1);
 
 /**
  * One module per event version wrapping its compiled validators as an `EventValidator`

@@ -1,4 +1,5 @@
 import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, TypeRef } from '../model.js';
+import { reachableSharedTypes } from '../shared-types.js';
 import { bannerText } from './banner.js';
 import { byCodeUnit, stableJson, type EmittedFile } from './emitted-file.js';
 
@@ -27,7 +28,7 @@ export const schemaPaths = {
 };
 
 /** JSON Pointer escaping of one reference token (RFC 6901). */
-const pointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
+export const pointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
 function typeSchema(type: TypeRef): JsonSchema {
   switch (type.kind) {
@@ -61,28 +62,12 @@ function objectSchema(fields: readonly FieldModel[], closed: boolean): JsonSchem
   };
 }
 
-/** Names of the shared types reachable from some fields, sorted. */
-function reachableSharedTypes(model: CatalogModel, fields: readonly FieldModel[]): string[] {
-  const byName = new Map(model.sharedTypes.map((t) => [t.name, t]));
-  const seen = new Set<string>();
-  const visit = (type: TypeRef): void => {
-    if (type.kind === 'array') return visit(type.items);
-    if (type.kind !== 'named' || seen.has(type.name)) return;
-    seen.add(type.name);
-    for (const field of byName.get(type.name)?.fields ?? []) visit(field.type);
-  };
-  for (const field of fields) visit(field.type);
-  return [...seen].sort(byCodeUnit);
-}
-
 function sharedDefs(model: CatalogModel, fields: readonly FieldModel[], mode: SchemaMode): JsonSchema | undefined {
-  const names = reachableSharedTypes(model, fields);
-  if (names.length === 0) return undefined;
-  const byName = new Map(model.sharedTypes.map((t) => [t.name, t]));
+  const reached = reachableSharedTypes(model.sharedTypes, fields);
+  if (reached.length === 0) return undefined;
   const defs: JsonSchema = {};
-  for (const name of names) {
-    const shared = byName.get(name)!;
-    defs[name] = { title: shared.name, ...describe(shared.description), ...objectSchema(shared.fields, mode === 'strict') };
+  for (const shared of reached) {
+    defs[shared.name] = { title: shared.name, ...describe(shared.description), ...objectSchema(shared.fields, mode === 'strict') };
   }
   return defs;
 }
@@ -153,8 +138,7 @@ const withBanner = (sources: readonly string[], schema: JsonSchema): string => s
 /** Catalog files an event's output depends on: its own, those of fragments it reuses, and of shared types it reaches. */
 export function eventSources(model: CatalogModel, event: EventVersionModel): string[] {
   const files = new Set([event.position.file, ...event.fields.map((f) => f.position.file)]);
-  const byName = new Map(model.sharedTypes.map((t) => [t.name, t]));
-  for (const name of reachableSharedTypes(model, event.fields)) files.add(byName.get(name)!.position.file);
+  for (const shared of reachableSharedTypes(model.sharedTypes, event.fields)) files.add(shared.position.file);
   return [...files].sort(byCodeUnit);
 }
 

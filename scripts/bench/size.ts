@@ -11,6 +11,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { eventValidatorName } from '../../generator/emit/event-entries.js';
 import { summarize, timedSpawn, write, type Summary } from './common.js';
 import { SAMPLE_MESSAGE } from './cold-start.js';
 import { oneFolderDown, type PackageUnderTest } from './package.js';
@@ -57,8 +58,6 @@ function walk(dir: string): { path: string; bytes: number }[] {
 const importLine = (specifier: string, name: string) => `import { ${name} } from ${JSON.stringify(oneFolderDown(specifier))};`;
 const message = JSON.stringify(SAMPLE_MESSAGE);
 
-/** The export name of an event entry: `accountCreatedV1`. */
-const exportName = (tsName: string) => tsName[0]!.toLowerCase() + tsName.slice(1);
 
 export async function measureSize(pkg: PackageUnderTest, options: { heapRuns: number; maxEvents?: number }): Promise<SizeResult> {
   const isExample = (e: { type: string; version: string }) => e.type === 'account.created' && e.version === 'v1';
@@ -68,7 +67,7 @@ export async function measureSize(pkg: PackageUnderTest, options: { heapRuns: nu
   const rootSpecifier = pkg.kind === 'source' ? pkg.rootFile : pkg.rootSpecifier;
   const sizes: BundleSize[] = [];
   for (const e of events) {
-    const name = exportName(e.tsName);
+    const name = eventValidatorName(e);
     sizes.push(await bundleSize(pkg.consumerDir, `${e.type}@${e.version}`, `${importLine(eventSpecifier(e.type, e.version), name)}\nconsole.log(${name}.validate(globalThis.message).ok);\n`));
   }
   const example = sizes.find((s) => s.entry === 'account.created@v1') ?? sizes[0]!;

@@ -10,7 +10,7 @@
  * Everything is deterministic: values are derived from field names, never from a random
  * source or the clock, so a failing case is the same on every run.
  */
-import type { SchemaMode } from '../../generator/emit/json-schema.js';
+import { pointerToken, type SchemaMode } from '../../generator/emit/json-schema.js';
 import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, PrimitiveName, TypeRef } from '../../generator/model.js';
 
 export type Payload = Record<string, unknown>;
@@ -143,9 +143,7 @@ export function minimalPayload(model: CatalogModel, event: EventVersionModel): P
   return new SampleBuilder(model).object(event.fields, false, '', []);
 }
 
-/** RFC 6901 escaping of one reference token. */
-const token = (name: string): string => name.replace(/~/g, '~0').replace(/\//g, '~1');
-const pointer = (path: readonly (string | number)[]): string => path.map((p) => `/${token(String(p))}`).join('');
+const pointer = (path: readonly (string | number)[]): string => path.map((p) => `/${pointerToken(String(p))}`).join('');
 
 function clone<T>(value: T): T {
   return structuredClone(value);

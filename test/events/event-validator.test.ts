@@ -7,6 +7,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { accountCreatedV1 } from '../../generated/events/account.created/v1.js';
 import type { AccountCreatedV1Event, CatalogEvent } from '../../generated/types.js';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
+import { eventValidatorName } from '../../generator/emit/event-entries.js';
 import type { EventValidator } from '../../runtime/event-validator.js';
 import { EventValidationError } from '../../runtime/result.js';
 import { fullPayload, minimalPayload, mutations } from '../../scripts/samples/payload-samples.js';
@@ -17,8 +18,7 @@ if (!model) throw new Error('catalog does not load');
 const entries = await Promise.all(
   model.events.map(async (event) => {
     const module = (await import(`../../generated/events/${event.type}/${event.version}.ts`)) as Record<string, EventValidator<CatalogEvent>>;
-    const name = event.tsName[0]!.toLowerCase() + event.tsName.slice(1);
-    return [event, module[name]!] as const;
+    return [event, module[eventValidatorName(event)]!] as const;
   }),
 );
 
