@@ -40,7 +40,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const started = performance.now();
-  const result = await generate(readCatalogDir(args.catalog), { parallel: true });
+  const result = await generate(readCatalogDir(args.catalog));
   for (const problem of [...(result.ok ? [] : result.errors), ...result.warnings]) console.error(formatProblem(problem));
   if (!result.ok) {
     console.error(`✘ catalog has ${result.errors.length} error(s); ${args.out}/ left unchanged`);

@@ -12,14 +12,14 @@
  * Anchors are explicit (`<a id="account.created-v1">`): the event's catalog name, the event
  * type, the shared type's name. Every page starts with the banner as an HTML comment.
  */
+import { bannerText, eventSources } from '../common/banner.js';
+import { blockQuote, byCodeUnit, inlineCode, plural } from '../common/text.js';
+import { typeNotation } from '../common/type-notation.js';
 import { versionHistory, type VersionStep } from '../compat/diff.js';
 import type { Severity } from '../compat/rules.js';
 import { snapshotFromModel } from '../compat/snapshot.js';
 import type { CatalogModel, EventVersionModel, FieldModel, GapModel, ObjectTypeModel, TypeRef } from '../model.js';
-import { bannerText } from './banner.js';
-import { byCodeUnit, type EmittedFile } from './emitted-file.js';
-import { eventSources } from './json-schema.js';
-import { typeNotation } from './manifest.js';
+import type { EmittedFile } from './emitted-file.js';
 
 export const DOCS_DIR = 'docs';
 const INDEX = 'README.md';
@@ -34,24 +34,20 @@ export function domainPage(domain: string): string {
 }
 
 const banner = (sources: readonly string[]): string => `<!-- ${bannerText(sources).replace(/--/g, '- -')} -->\n`;
-const code = (text: string): string => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
 /** Text for one table cell: no pipes or line breaks. */
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
-/** The seed's words as a block quote, line by line. */
-const quote = (text: string): string => text.split('\n').map((line) => `> ${line}`.trimEnd()).join('\n');
 const anchor = (id: string): string => `<a id="${id}"></a>`;
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 const eventLink = (key: string, from: string): string => {
   const [type, version] = key.split('@') as [string, string];
   const page = domainPage(domainOf(type));
-  return `[${code(type)} ${version}](${page === from ? '' : page}#${type}-${version})`;
+  return `[${inlineCode(type)} ${version}](${page === from ? '' : page}#${type}-${version})`;
 };
 
 function typeCell(type: TypeRef, from: string): string {
   let base = type;
   while (base.kind === 'array') base = base.items;
-  const text = code(typeNotation(type));
+  const text = inlineCode(typeNotation(type));
   return base.kind === 'named' ? `[${text}](${from === SHARED ? '' : SHARED}#${base.name})` : text;
 }
 
@@ -62,7 +58,7 @@ function fieldTable(fields: readonly FieldModel[], from: string): string[] {
   for (const f of fields) {
     const presence = `${f.optional ? 'optional' : 'required'}${f.nullable ? ', may be `null`' : ''}`;
     const description = described ? (f.description ? ` ${cell(f.description)} |` : ' |') : '';
-    lines.push(`| ${code(f.name)} | ${typeCell(f.type, from)} | ${presence} |${description}`);
+    lines.push(`| ${inlineCode(f.name)} | ${typeCell(f.type, from)} | ${presence} |${description}`);
   }
   return lines;
 }
@@ -73,12 +69,12 @@ const gapWhere = (gap: { after?: string; before?: string }, from: string): strin
 function gapLines(gap: GapModel, from: string): string[] {
   switch (gap.kind) {
     case 'not_shown':
-      return [`- **Not shown: ${gap.topic}** (${gap.section})`, '', quote(gap.seed).replace(/^/gm, '  ')];
+      return [`- **Not shown: ${gap.topic}** (${gap.section})`, '', blockQuote(gap.seed).replace(/^/gm, '  ')];
     case 'events_not_shown':
-      return [`- **Events not shown**, ${gapWhere(gap, from)} (${gap.section})`, '', quote(gap.seed).replace(/^/gm, '  ')];
+      return [`- **Events not shown**, ${gapWhere(gap, from)} (${gap.section})`, '', blockQuote(gap.seed).replace(/^/gm, '  ')];
     case 'unnamed_event': {
-      const visible = gap.visibleFields.map((f) => `${code(f.name)} (${typeNotation(f.type)})`).join(', ');
-      return [`- **An unnamed event**, ${gapWhere(gap, from)}; visible fields: ${visible} (${gap.section})`, '', quote(gap.seed).replace(/^/gm, '  ')];
+      const visible = gap.visibleFields.map((f) => `${inlineCode(f.name)} (${typeNotation(f.type)})`).join(', ');
+      return [`- **An unnamed event**, ${gapWhere(gap, from)}; visible fields: ${visible} (${gap.section})`, '', blockQuote(gap.seed).replace(/^/gm, '  ')];
     }
   }
 }
@@ -90,30 +86,30 @@ function historyTable(steps: readonly VersionStep[]): string[] {
   const lines = ['| version | changes from the previous version | as an edit of the previous version |', '|---|---|---|'];
   for (const step of steps) {
     if (step.from === null) {
-      lines.push(`| ${code(step.to)} | first version | — |`);
+      lines.push(`| ${inlineCode(step.to)} | first version | — |`);
       continue;
     }
     const what = step.changes.length === 0 ? 'no change to the payload' : step.changes.map((c) => cell(c.message)).join('; ');
     const verdict = step.severity ? VERDICT[step.severity] : 'no change';
-    lines.push(`| ${code(step.to)} | from ${code(step.from)}: ${what} | ${verdict} |`);
+    lines.push(`| ${inlineCode(step.to)} | from ${inlineCode(step.from)}: ${what} | ${verdict} |`);
   }
   return lines;
 }
 
 function eventVersionSection(model: CatalogModel, event: EventVersionModel, page: string): string[] {
-  const lines = ['', anchor(event.name), `### ${code(event.type)} ${event.version}`, ''];
+  const lines = ['', anchor(event.name), `### ${inlineCode(event.type)} ${event.version}`, ''];
   if (event.description) lines.push(event.description, '');
   if (event.open) {
-    lines.push(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:`, '', quote(event.open.seed), '');
+    lines.push(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:`, '', blockQuote(event.open.seed), '');
   }
-  if (event.extends.length === 1) lines.push(`Extends ${code(event.extends[0]!)}: its fields come first.`, '');
-  if (event.extends.length > 1) lines.push(`Extends ${event.extends.map(code).join(', ')}: their fields come first, in that order.`, '');
+  if (event.extends.length === 1) lines.push(`Extends ${inlineCode(event.extends[0]!)}: its fields come first.`, '');
+  if (event.extends.length > 1) lines.push(`Extends ${event.extends.map(inlineCode).join(', ')}: their fields come first, in that order.`, '');
   lines.push(...fieldTable(event.fields, page));
   for (const gap of model.gaps) {
     if (gap.kind === 'not_shown' || (gap.after !== event.key && gap.before !== event.key)) continue;
     const where = gap.after === event.key ? 'after' : 'before';
-    const what = gap.kind === 'unnamed_event' ? `An unnamed event ${where} this one is not shown (visible fields: ${gap.visibleFields.map((f) => code(f.name)).join(', ')}). The seed:` : `Events ${where} this one are not shown. The seed:`;
-    lines.push('', `**Gap**: ${what}`, '', quote(gap.seed));
+    const what = gap.kind === 'unnamed_event' ? `An unnamed event ${where} this one is not shown (visible fields: ${gap.visibleFields.map((f) => inlineCode(f.name)).join(', ')}). The seed:` : `Events ${where} this one are not shown. The seed:`;
+    lines.push('', `**Gap**: ${what}`, '', blockQuote(gap.seed));
   }
   return lines;
 }
@@ -123,29 +119,29 @@ function domainDoc(model: CatalogModel, domain: string, events: EventVersionMode
   const types = [...new Set(events.map((e) => e.type))];
   const sources = [...new Set(events.flatMap((e) => eventSources(model, e)))].sort(byCodeUnit);
   const lines = [
-    `# ${code(domain)} events`,
+    `# ${inlineCode(domain)} events`,
     '',
     `${plural(types.length, 'event type')}, ${plural(events.length, 'event version')}. [All domains](${INDEX}) · [Shared types](${SHARED})`,
     '',
     '| event type | versions |',
     '|---|---|',
-    ...types.map((type) => `| [${code(type)}](#${type}) | ${events.filter((e) => e.type === type).map((e) => `[${e.version}](#${e.name})`).join(', ')} |`),
+    ...types.map((type) => `| [${inlineCode(type)}](#${type}) | ${events.filter((e) => e.type === type).map((e) => `[${e.version}](#${e.name})`).join(', ')} |`),
   ];
   for (const type of types) {
     const versions = events.filter((e) => e.type === type);
-    lines.push('', anchor(type), `## ${code(type)}`, '', `Versions: ${versions.map((e) => code(e.version)).join(', ')}. Seed section: ${versions[0]!.section}.`);
+    lines.push('', anchor(type), `## ${inlineCode(type)}`, '', `Versions: ${versions.map((e) => inlineCode(e.version)).join(', ')}. Seed section: ${versions[0]!.section}.`);
     for (const event of versions) lines.push(...eventVersionSection(model, event, page));
     const steps = history.get(type) ?? [];
-    if (steps.length === 1) lines.push('', `**Version history**: ${code(steps[0]!.to)} is the only version.`);
-    else lines.push('', `### Version history of ${code(type)}`, '', ...historyTable(steps));
+    if (steps.length === 1) lines.push('', `**Version history**: ${inlineCode(steps[0]!.to)} is the only version.`);
+    else lines.push('', `### Version history of ${inlineCode(type)}`, '', ...historyTable(steps));
   }
   return { path: `${DOCS_DIR}/${page}`, contents: banner(sources) + lines.join('\n') + '\n' };
 }
 
 function sharedTypeSection(shared: ObjectTypeModel): string[] {
-  const lines = ['', anchor(shared.name), `## ${code(shared.name)}`, ''];
+  const lines = ['', anchor(shared.name), `## ${inlineCode(shared.name)}`, ''];
   if (shared.description) lines.push(shared.description, '');
-  lines.push(`TypeScript: ${code(shared.tsName)}. Seed section: ${shared.section}.`, '', ...fieldTable(shared.fields, SHARED), '');
+  lines.push(`TypeScript: ${inlineCode(shared.tsName)}. Seed section: ${shared.section}.`, '', ...fieldTable(shared.fields, SHARED), '');
   lines.push(shared.usedBy.length === 0 ? 'Used by no event.' : `Used by (directly or nested): ${shared.usedBy.map((key) => eventLink(key, SHARED)).join(', ')}.`);
   return lines;
 }
@@ -155,7 +151,7 @@ function sharedTypesDoc(model: CatalogModel): EmittedFile {
   const lines = [`# Shared types`, '', `${plural(model.sharedTypes.length, 'shared object type')}, by their seed name. [All domains](${INDEX})`];
   if (model.sharedTypes.length > 0) {
     lines.push('', '| shared type | fields | used by |', '|---|---:|---:|');
-    for (const t of model.sharedTypes) lines.push(`| [${code(t.name)}](#${t.name}) | ${t.fields.length} | ${plural(t.usedBy.length, 'event version')} |`);
+    for (const t of model.sharedTypes) lines.push(`| [${inlineCode(t.name)}](#${t.name}) | ${t.fields.length} | ${plural(t.usedBy.length, 'event version')} |`);
   }
   for (const t of model.sharedTypes) lines.push(...sharedTypeSection(t));
   return { path: `${DOCS_DIR}/${SHARED}`, contents: banner(sources.length > 0 ? sources : model.sourceFiles) + lines.join('\n') + '\n' };
@@ -172,7 +168,7 @@ function indexDoc(model: CatalogModel, domains: Map<string, EventVersionModel[]>
     '| domain | event types | event versions | open |',
     '|---|---:|---:|---:|',
   ];
-  for (const [domain, events] of domains) lines.push(`| [${code(domain)}](${domainPage(domain)}) | ${types(events)} | ${events.length} | ${open(events)} |`);
+  for (const [domain, events] of domains) lines.push(`| [${inlineCode(domain)}](${domainPage(domain)}) | ${types(events)} | ${events.length} | ${open(events)} |`);
   lines.push(`| **all** | **${types(model.events)}** | **${model.events.length}** | **${open(model.events)}** |`);
   lines.push('', `[Shared types](${SHARED}): ${model.sharedTypes.length}.`);
   lines.push('', '## Gaps', '');
