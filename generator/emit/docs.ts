@@ -25,22 +25,50 @@ export const DOCS_DIR = 'docs';
 const INDEX = 'README.md';
 const SHARED = 'shared-types.md';
 
-/** The first segment of an event type: `billing` for `billing.ledger.entry_posted`. */
-export const domainOf = (type: string): string => type.split('.')[0]!;
+const FRAGMENTS = 'fragments.md';
+
+/**
+ * The domain of each event type, whose page shows it: the first segment of a dotted type
+ * (`billing` for `billing.ledger.entry_posted`). A type without dots shares a domain with the
+ * other dotless types of the same first word, named by the words they all begin with
+ * (`dunning_path_paused`, `dunning_path_started` → `dunning_path`), so that no page holds a
+ * lone event only because the seed named it without dots.
+ */
+export function domainsOf(types: Iterable<string>): Map<string, string> {
+  const domains = new Map<string, string>();
+  const dotless = new Map<string, string[]>();
+  for (const type of new Set(types)) {
+    if (type.includes('.')) domains.set(type, type.split('.')[0]!);
+    else {
+      const firstWord = type.split('_')[0]!;
+      dotless.set(firstWord, [...(dotless.get(firstWord) ?? []), type]);
+    }
+  }
+  for (const group of dotless.values()) {
+    const words = group.map((type) => type.split('_'));
+    let shared = 0;
+    while (shared < words[0]!.length && words.every((w) => w[shared] === words[0]![shared])) shared++;
+    for (const type of group) domains.set(type, group.length === 1 ? type : words[0]!.slice(0, shared).join('_'));
+  }
+  return domains;
+}
 
 /** A domain's page; never one of the other pages' names, whatever the case-folding of the file system. */
 export function domainPage(domain: string): string {
-  return ['readme', 'shared-types'].includes(domain.toLowerCase()) ? `events-${domain}.md` : `${domain}.md`;
+  return ['readme', 'shared-types', 'fragments'].includes(domain.toLowerCase()) ? `events-${domain}.md` : `${domain}.md`;
 }
+
+/** The page an event type is on. */
+type PageOf = (type: string) => string;
 
 const banner = (sources: readonly string[]): string => `<!-- ${bannerText(sources).replace(/--/g, '- -')} -->\n`;
 /** Text for one table cell: no pipes or line breaks. */
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 const anchor = (id: string): string => `<a id="${id}"></a>`;
 
-const eventLink = (key: string, from: string): string => {
+const eventLink = (key: string, from: string, pageOf: PageOf): string => {
   const [type, version] = key.split('@') as [string, string];
-  const page = domainPage(domainOf(type));
+  const page = pageOf(type);
   return `[${inlineCode(type)} ${version}](${page === from ? '' : page}#${type}-${version})`;
 };
 
@@ -63,18 +91,18 @@ function fieldTable(fields: readonly FieldModel[], from: string): string[] {
   return lines;
 }
 
-const gapWhere = (gap: { after?: string; before?: string }, from: string): string =>
-  [gap.after && `after ${eventLink(gap.after, from)}`, gap.before && `before ${eventLink(gap.before, from)}`].filter(Boolean).join(', ');
+const gapWhere = (gap: { after?: string; before?: string }, from: string, pageOf: PageOf): string =>
+  [gap.after && `after ${eventLink(gap.after, from, pageOf)}`, gap.before && `before ${eventLink(gap.before, from, pageOf)}`].filter(Boolean).join(', ');
 
-function gapLines(gap: GapModel, from: string): string[] {
+function gapLines(gap: GapModel, from: string, pageOf: PageOf): string[] {
   switch (gap.kind) {
     case 'not_shown':
       return [`- **Not shown: ${gap.topic}** (${gap.section})`, '', blockQuote(gap.seed).replace(/^/gm, '  ')];
     case 'events_not_shown':
-      return [`- **Events not shown**, ${gapWhere(gap, from)} (${gap.section})`, '', blockQuote(gap.seed).replace(/^/gm, '  ')];
+      return [`- **Events not shown**, ${gapWhere(gap, from, pageOf)} (${gap.section})`, '', blockQuote(gap.seed).replace(/^/gm, '  ')];
     case 'unnamed_event': {
       const visible = gap.visibleFields.map((f) => `${inlineCode(f.name)} (${typeNotation(f.type)})`).join(', ');
-      return [`- **An unnamed event**, ${gapWhere(gap, from)}; visible fields: ${visible} (${gap.section})`, '', blockQuote(gap.seed).replace(/^/gm, '  ')];
+      return [`- **An unnamed event**, ${gapWhere(gap, from, pageOf)}; visible fields: ${visible} (${gap.section})`, '', blockQuote(gap.seed).replace(/^/gm, '  ')];
     }
   }
 }
@@ -96,14 +124,22 @@ function historyTable(steps: readonly VersionStep[]): string[] {
   return lines;
 }
 
-function eventVersionSection(model: CatalogModel, event: EventVersionModel, page: string): string[] {
+/** A reference of `extends`, linked: a version of the same type, another event version, or a fragment. */
+function reuseLink(ref: string, event: EventVersionModel, page: string, pageOf: PageOf): string {
+  if (/^v/.test(ref) && !ref.includes('@')) return `[${inlineCode(ref)}](#${event.type}-${ref})`;
+  if (ref.includes('@')) return eventLink(ref, page, pageOf);
+  return `[${inlineCode(ref)}](${FRAGMENTS}#${ref})`;
+}
+
+function eventVersionSection(model: CatalogModel, event: EventVersionModel, page: string, pageOf: PageOf): string[] {
   const lines = ['', anchor(event.name), `### ${inlineCode(event.type)} ${event.version}`, ''];
   if (event.description) lines.push(event.description, '');
   if (event.open) {
     lines.push(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:`, '', blockQuote(event.open.seed), '');
   }
-  if (event.extends.length === 1) lines.push(`Extends ${inlineCode(event.extends[0]!)}: its fields come first.`, '');
-  if (event.extends.length > 1) lines.push(`Extends ${event.extends.map(inlineCode).join(', ')}: their fields come first, in that order.`, '');
+  const reused = event.extends.map((ref) => reuseLink(ref, event, page, pageOf));
+  if (reused.length === 1) lines.push(`Extends ${reused[0]}: its fields come first.`, '');
+  if (reused.length > 1) lines.push(`Extends ${reused.join(', ')}: their fields come first, in that order.`, '');
   lines.push(...fieldTable(event.fields, page));
   for (const gap of model.gaps) {
     if (gap.kind === 'not_shown' || (gap.after !== event.key && gap.before !== event.key)) continue;
@@ -114,7 +150,7 @@ function eventVersionSection(model: CatalogModel, event: EventVersionModel, page
   return lines;
 }
 
-function domainDoc(model: CatalogModel, domain: string, events: EventVersionModel[], history: Map<string, VersionStep[]>): EmittedFile {
+function domainDoc(model: CatalogModel, domain: string, events: EventVersionModel[], history: Map<string, VersionStep[]>, pageOf: PageOf): EmittedFile {
   const page = domainPage(domain);
   const types = [...new Set(events.map((e) => e.type))];
   const sources = [...new Set(events.flatMap((e) => eventSources(model, e)))].sort(byCodeUnit);
@@ -130,40 +166,40 @@ function domainDoc(model: CatalogModel, domain: string, events: EventVersionMode
   for (const type of types) {
     const versions = events.filter((e) => e.type === type);
     lines.push('', anchor(type), `## ${inlineCode(type)}`, '', `Versions: ${versions.map((e) => inlineCode(e.version)).join(', ')}. Seed section: ${versions[0]!.section}.`);
-    for (const event of versions) lines.push(...eventVersionSection(model, event, page));
+    for (const event of versions) lines.push(...eventVersionSection(model, event, page, pageOf));
     const steps = history.get(type) ?? [];
-    if (steps.length === 1) lines.push('', `**Version history**: ${inlineCode(steps[0]!.to)} is the only version.`);
+    if (steps.length === 1) lines.push('', `**Version history**: ${inlineCode(steps[0]!.to)} is the only version shown.`);
     else lines.push('', `### Version history of ${inlineCode(type)}`, '', ...historyTable(steps));
   }
   return { path: `${DOCS_DIR}/${page}`, contents: banner(sources) + lines.join('\n') + '\n' };
 }
 
-function sharedTypeSection(shared: ObjectTypeModel): string[] {
+function sharedTypeSection(shared: ObjectTypeModel, pageOf: PageOf): string[] {
   const lines = ['', anchor(shared.name), `## ${inlineCode(shared.name)}`, ''];
   if (shared.description) lines.push(shared.description, '');
   lines.push(`TypeScript: ${inlineCode(shared.tsName)}. Seed section: ${shared.section}.`, '', ...fieldTable(shared.fields, SHARED), '');
-  lines.push(shared.usedBy.length === 0 ? 'Used by no event.' : `Used by (directly or nested): ${shared.usedBy.map((key) => eventLink(key, SHARED)).join(', ')}.`);
+  lines.push(shared.usedBy.length === 0 ? 'Used by no event.' : `Used by (directly or nested): ${shared.usedBy.map((key) => eventLink(key, SHARED, pageOf)).join(', ')}.`);
   return lines;
 }
 
-function sharedTypesDoc(model: CatalogModel): EmittedFile {
+function sharedTypesDoc(model: CatalogModel, pageOf: PageOf): EmittedFile {
   const sources = [...new Set(model.sharedTypes.map((t) => t.position.file))].sort(byCodeUnit);
   const lines = [`# Shared types`, '', `${plural(model.sharedTypes.length, 'shared object type')}, by their seed name. [All domains](${INDEX})`];
   if (model.sharedTypes.length > 0) {
     lines.push('', '| shared type | fields | used by |', '|---|---:|---:|');
     for (const t of model.sharedTypes) lines.push(`| [${inlineCode(t.name)}](#${t.name}) | ${t.fields.length} | ${plural(t.usedBy.length, 'event version')} |`);
   }
-  for (const t of model.sharedTypes) lines.push(...sharedTypeSection(t));
+  for (const t of model.sharedTypes) lines.push(...sharedTypeSection(t, pageOf));
   return { path: `${DOCS_DIR}/${SHARED}`, contents: banner(sources.length > 0 ? sources : model.sourceFiles) + lines.join('\n') + '\n' };
 }
 
-function indexDoc(model: CatalogModel, domains: Map<string, EventVersionModel[]>): EmittedFile {
+function indexDoc(model: CatalogModel, domains: Map<string, EventVersionModel[]>, pageOf: PageOf): EmittedFile {
   const types = (events: EventVersionModel[]) => new Set(events.map((e) => e.type)).size;
   const open = (events: EventVersionModel[]) => events.filter((e) => e.open !== false).length;
   const lines = [
     '# Event catalog reference',
     '',
-    `Every event of the catalog, by domain (the first segment of the event type): ${plural(types(model.events), 'event type')}, ${plural(model.events.length, 'event version')}, ${plural(model.sharedTypes.length, 'shared type')}. Event types and versions are in catalog order (the seed's order).`,
+    `Every event of the catalog, by domain (the first segment of the event type; types without dots by the words they share with others): ${plural(types(model.events), 'event type')}, ${plural(model.events.length, 'event version')}, ${plural(model.sharedTypes.length, 'shared type')}. Event types and versions are in catalog order (the seed's order).`,
     '',
     '| domain | event types | event versions | open |',
     '|---|---:|---:|---:|',
@@ -171,25 +207,48 @@ function indexDoc(model: CatalogModel, domains: Map<string, EventVersionModel[]>
   for (const [domain, events] of domains) lines.push(`| [${inlineCode(domain)}](${domainPage(domain)}) | ${types(events)} | ${events.length} | ${open(events)} |`);
   lines.push(`| **all** | **${types(model.events)}** | **${model.events.length}** | **${open(model.events)}** |`);
   lines.push('', `[Shared types](${SHARED}): ${model.sharedTypes.length}.`);
+  if (model.fragments.length > 0) lines.push('', `[Fragments](${FRAGMENTS}) (field lists written once and reused, such as ${inlineCode(model.fragments[0]!.name)}): ${model.fragments.length}.`);
   lines.push('', '## Gaps', '');
   if (model.gaps.length === 0) lines.push('The catalog records no gap.');
   else {
     lines.push('What the seed does not show, in its words. Open events (fields partly or wholly not shown) are marked on their pages.', '');
-    for (const gap of model.gaps) lines.push(...gapLines(gap, INDEX), '');
+    for (const gap of model.gaps) lines.push(...gapLines(gap, INDEX, pageOf), '');
     lines.pop();
   }
   return { path: `${DOCS_DIR}/${INDEX}`, contents: banner(model.sourceFiles) + lines.join('\n') + '\n' };
 }
 
+/** `fragments.md`: each fragment (`BASE`, `DEPOSIT_BASE`, …) the pages say an event extends, with its fields. */
+function fragmentsDoc(model: CatalogModel, pageOf: PageOf): EmittedFile {
+  const sources = [...new Set(model.fragments.map((f) => f.position.file))].sort(byCodeUnit);
+  const lines = [
+    '# Fragments',
+    '',
+    `${plural(model.fragments.length, 'fragment')}: field lists the seed writes once and reuses ("BASE plus …"). An event that extends one has its fields first; a fragment is not a type of its own. [All domains](${INDEX}) · [Shared types](${SHARED})`,
+  ];
+  for (const fragment of model.fragments) {
+    lines.push('', anchor(fragment.name), `## ${inlineCode(fragment.name)}`, '');
+    if (fragment.description) lines.push(fragment.description, '');
+    const reused = fragment.extends.map((ref) => (ref.includes('@') ? eventLink(ref, FRAGMENTS, pageOf) : `[${inlineCode(ref)}](#${ref})`));
+    if (reused.length > 0) lines.push(`Extends ${reused.join(', ')}: ${reused.length === 1 ? 'its fields come' : 'their fields come'} first.`, '');
+    lines.push(...fieldTable(fragment.fields, FRAGMENTS), '');
+    lines.push(fragment.extendedBy.length === 0 ? 'Extended directly by no event.' : `Extended directly by: ${fragment.extendedBy.map((key) => eventLink(key, FRAGMENTS, pageOf)).join(', ')}.`);
+  }
+  return { path: `${DOCS_DIR}/${FRAGMENTS}`, contents: banner(sources) + lines.join('\n') + '\n' };
+}
+
 export function emitDocs(model: CatalogModel): EmittedFile[] {
+  const domainOf = domainsOf(model.events.map((e) => e.type));
+  const pageOf: PageOf = (type) => domainPage(domainOf.get(type)!);
   const domains = new Map<string, EventVersionModel[]>();
-  for (const domain of [...new Set(model.events.map((e) => domainOf(e.type)))].sort(byCodeUnit)) domains.set(domain, []);
-  for (const event of model.events) domains.get(domainOf(event.type))!.push(event);
+  for (const domain of [...new Set(domainOf.values())].sort(byCodeUnit)) domains.set(domain, []);
+  for (const event of model.events) domains.get(domainOf.get(event.type)!)!.push(event);
   const history = new Map<string, VersionStep[]>();
   for (const step of versionHistory(snapshotFromModel(model))) history.set(step.type, [...(history.get(step.type) ?? []), step]);
   return [
-    indexDoc(model, domains),
-    sharedTypesDoc(model),
-    ...[...domains].map(([domain, events]) => domainDoc(model, domain, events, history)),
+    indexDoc(model, domains, pageOf),
+    sharedTypesDoc(model, pageOf),
+    ...(model.fragments.length > 0 ? [fragmentsDoc(model, pageOf)] : []),
+    ...[...domains].map(([domain, events]) => domainDoc(model, domain, events, history, pageOf)),
   ];
 }
