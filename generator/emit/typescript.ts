@@ -2,7 +2,7 @@ import { compile, type JSONSchema, type Options } from 'json-schema-to-typescrip
 import { StructureKind, type CodeBlockWriter, type InterfaceDeclarationStructure, type StatementStructures, type WriterFunction } from 'ts-morph';
 import { codeBanner } from '../common/banner.js';
 import { inlineCode } from '../common/text.js';
-import { eventTypeName as eventName, MODULE_TYPE_NAMES as NAMES, payloadTypeName as payloadName } from '../common/ts-names.js';
+import { eventTypeName, MODULE_TYPE_NAMES as NAMES, payloadTypeName } from '../common/ts-names.js';
 import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, TypeRef } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
 import { printModule, propertyName, stringLiteral, structureOf } from './ts-project.js';
@@ -91,7 +91,7 @@ function payloadDoc(event: EventVersionModel): string {
 
 /** `{ v1: AccountCreatedV1Event; v2: … }`, one line per event type. */
 function versionMap(events: readonly EventVersionModel[]): string {
-  return `{ ${events.map((e) => `${propertyName(e.version)}: ${eventName(e)}`).join('; ')} }`;
+  return `{ ${events.map((e) => `${propertyName(e.version)}: ${eventTypeName(e)}`).join('; ')} }`;
 }
 
 /** `CatalogEvent` as one member per line. */
@@ -111,7 +111,7 @@ export async function emitTypes(model: CatalogModel): Promise<EmittedFile[]> {
   // json-schema-to-typescript is asynchronous: run every compile concurrently; Promise.all keeps the order.
   const [sharedDecls, payloadDecls] = await Promise.all([
     Promise.all(model.sharedTypes.map((shared) => declare(shared.tsName, interfaceSchema(shared.fields, false, sharedTypeDoc(shared), tsNameOf)))),
-    Promise.all(model.events.map((event) => declare(payloadName(event), interfaceSchema(event.fields, event.open !== false, payloadDoc(event), tsNameOf)))),
+    Promise.all(model.events.map((event) => declare(payloadTypeName(event), interfaceSchema(event.fields, event.open !== false, payloadDoc(event), tsNameOf)))),
   ]);
 
   const byType = new Map<string, EventVersionModel[]>();
@@ -124,18 +124,18 @@ export async function emitTypes(model: CatalogModel): Promise<EmittedFile[]> {
       {
         kind: StructureKind.Interface,
         isExported: true,
-        name: eventName(event),
-        docs: [`The ${inlineCode(event.type)} ${event.version} message: the envelope around {@link ${payloadName(event)}}.`],
+        name: eventTypeName(event),
+        docs: [`The ${inlineCode(event.type)} ${event.version} message: the envelope around {@link ${payloadTypeName(event)}}.`],
         properties: [
           { name: 'type', type: stringLiteral(event.type) },
           { name: 'version', type: stringLiteral(event.version) },
-          { name: 'payload', type: payloadName(event) },
+          { name: 'payload', type: payloadTypeName(event) },
         ],
       },
     ]),
     (writer) => {
       writer.writeLine('/** Every event version in the catalog, discriminated by `type`, then `version`. */');
-      unionWriter(model.events.map(eventName))(writer);
+      unionWriter(model.events.map(eventTypeName))(writer);
     },
     {
       kind: StructureKind.Interface,
@@ -149,7 +149,7 @@ export async function emitTypes(model: CatalogModel): Promise<EmittedFile[]> {
       isExported: true,
       name: NAMES.byKey,
       docs: ['Events by `type@version` key.'],
-      properties: model.events.map((event) => ({ name: stringLiteral(event.key), type: eventName(event) })),
+      properties: model.events.map((event) => ({ name: stringLiteral(event.key), type: eventTypeName(event) })),
     },
     {
       kind: StructureKind.TypeAlias,

@@ -4,8 +4,6 @@ import type { RawCatalogFile } from './raw-catalog.js';
 import { SECTION_READERS } from './read-sections.js';
 import { YamlReader } from './yaml-reader.js';
 
-export type { RawCatalogFile } from './raw-catalog.js';
-
 const FILE_KEYS = ['section', ...Object.keys(SECTION_READERS)];
 
 /**

@@ -2,7 +2,7 @@ import { isScalar, isSeq, type Node } from 'yaml';
 import type { SourcePosition } from '../../model.js';
 import { suggestion } from '../names.js';
 import { readFields, readPayload } from './read-fields.js';
-import type { RawCatalogFile, RawGap, RawReference } from './raw-catalog.js';
+import type { RawCatalogFile, RawGap, RawReference, RawSharedType } from './raw-catalog.js';
 import type { YamlReader } from './yaml-reader.js';
 
 /**
@@ -26,7 +26,7 @@ const readSharedTypes: SectionReader = (reader, value, position, out) => {
   for (const [name, typeNode, typePosition] of map ? reader.entries(map, 'shared_types') : []) {
     const body = reader.mapValue(typeNode, `shared type "${name}"`, typePosition);
     if (!body) continue;
-    const shared: RawCatalogFile['sharedTypes'][number] = { name, fields: [], section: out.section, position: typePosition };
+    const shared: RawSharedType = { name, fields: [], section: out.section, position: typePosition };
     for (const [key, bodyValue, bodyPosition] of reader.entries(body, `shared type "${name}"`, SHARED_TYPE_KEYS)) {
       if (key === 'fields') shared.fields = readFields(reader, bodyValue, `shared type "${name}": fields`, bodyPosition);
       else shared.description = reader.stringValue(bodyValue, `shared type "${name}": description`, bodyPosition);
