@@ -9,11 +9,13 @@ export interface CatalogProblem {
   kind?: string;
 }
 
+/** `catalog/02-account-events.yaml:12:7`: what editors and CI logs link on. */
+export const formatPosition = ({ file, line, col }: SourcePosition): string => `${file}:${line}:${col}`;
+
 /** `catalog/02-account-events.yaml:12:7 <message>`; warnings carry a `warning:` prefix. */
 export function formatProblem(problem: CatalogProblem): string {
-  const { file, line, col } = problem.position;
   const prefix = problem.severity === 'warning' ? 'warning: ' : '';
-  return `${file}:${line}:${col} ${prefix}${problem.message}`;
+  return `${formatPosition(problem.position)} ${prefix}${problem.message}`;
 }
 
 /**

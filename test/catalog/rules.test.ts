@@ -5,9 +5,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { formatProblem, ProblemList } from '../../generator/catalog/problems.js';
-import { mergeFiles, type RawCatalog } from '../../generator/catalog/read/raw-catalog.js';
+import { mergeFiles, type RawCatalog, type RawField } from '../../generator/catalog/read/raw-catalog.js';
 import { readCatalogFile } from '../../generator/catalog/read/read-catalog-file.js';
+import { ReuseFlattener } from '../../generator/catalog/resolve/flatten-reuse.js';
 import { resolveCatalog } from '../../generator/catalog/resolve/resolve-catalog.js';
+import { resolveType } from '../../generator/catalog/resolve/resolve-type.js';
 import { DECLARATION_RULES, MODEL_RULES } from '../../generator/catalog/rules/index.js';
 import { gapReferences } from '../../generator/catalog/rules/gap-references.js';
 import { OBJECT_PROTOTYPE_NAMES, objectPrototypeNames } from '../../generator/catalog/rules/object-prototype-names.js';
@@ -18,6 +20,7 @@ import { validNames } from '../../generator/catalog/rules/valid-names.js';
 import type { DeclarationRule } from '../../generator/catalog/rules/catalog-rule.js';
 import { RESERVED_TS_NAMES } from '../../generator/common/ts-names.js';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
+import type { TypeRef } from '../../generator/model.js';
 
 /** Raw declarations of `catalog/a.yaml` (and more files), read without any rule. */
 function raw(...files: string[][]): RawCatalog {
@@ -173,5 +176,33 @@ describe('catalog rules', () => {
     expect(loaded.errors.map(formatProblem)).toEqual([]);
     const names = [...loaded.model!.events.flatMap((e) => [e.type, e.version, ...e.fields.map((f) => f.name)]), ...loaded.model!.sharedTypes.flatMap((t) => [t.name, ...t.fields.map((f) => f.name)])];
     expect(names.filter((n) => OBJECT_PROTOTYPE_NAMES.has(n))).toEqual([]);
+  });
+});
+
+describe('resolving', () => {
+  const field = (typeText: string): RawField => ({ name: 'f', optional: false, typeText, nullable: false, position: at, typePosition: at });
+  const at = { file: 'catalog/a.yaml', line: 1, col: 1 };
+
+  it.each<[string, { given: string; want: TypeRef | string }]>([
+    ['a primitive', { given: 'integer', want: { kind: 'primitive', name: 'integer' } }],
+    ['a shared type in nested arrays', { given: 'Thing[][]', want: { kind: 'array', items: { kind: 'array', items: { kind: 'named', name: 'Thing' } } } }],
+    ['the seed\'s array notation', { given: 'a[s]', want: 'bad field notation "a[s]" for "f": expected a primitive, a shared type name, or T[] (write "string[]" for an array)' }],
+    ['a seed letter', { given: 'b', want: 'unknown type "b" for field "f" (the seed\'s "b" is written "boolean")' }],
+    ['a name close to a shared type', { given: 'Thnig', want: 'unknown type "Thnig" for field "f" (did you mean "Thing"?)' }],
+  ])('resolveType: %s', (_name, { given, want }) => {
+    const problems = new ProblemList();
+    const type = resolveType(field(given), new Set(['Thing']), problems);
+    if (typeof want === 'string') expect(problems.items.map((p) => p.message)).toEqual([want]);
+    else expect({ type, problems: problems.items }).toEqual({ type: want, problems: [] });
+  });
+
+  it('ReuseFlattener: inherited fields first, in order, through fragments and versions; each payload flattened once', () => {
+    const catalog = raw(['section: S', 'fragments:', '  BASE:', '    fields: { a: string }', 'events:', '  e.x:', '    v1:', '      extends: BASE', '      fields: { b: string }', '    v2:', '      extends: [v1]', '      fields: { c: string }']);
+    const problems = new ProblemList();
+    const reuse = new ReuseFlattener(catalog.fragments, catalog.events, (f) => ({ name: f.name, type: { kind: 'primitive', name: 'string' }, optional: false, nullable: false, position: f.position }), problems);
+    expect(reuse.event(catalog.events[1]!).map((f) => f.name)).toEqual(['a', 'b', 'c']);
+    expect(reuse.event(catalog.events[0]!)).toBe(reuse.event(catalog.events[0]!));
+    expect(reuse.isFlattened(catalog.fragments[0]!)).toBe(true);
+    expect(problems.items).toEqual([]);
   });
 });

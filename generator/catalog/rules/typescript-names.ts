@@ -2,9 +2,8 @@ import { eventTypeName, payloadTypeName, RESERVED_TS_NAMES } from '../../common/
 import type { SourcePosition } from '../../model.js';
 import { toTsName } from '../names.js';
 import { eventKeyOf } from '../read/raw-catalog.js';
+import { formatPosition } from '../problems.js';
 import type { DeclarationRule } from './catalog-rule.js';
-
-const where = (p: SourcePosition): string => `${p.file}:${p.line}:${p.col}`;
 
 /**
  * Every TypeScript name the catalog gives `types.ts` is its own: two catalog names may not map
@@ -20,7 +19,7 @@ export const typescriptNames: DeclarationRule = {
       const existing = owners.get(tsName);
       if (!existing) owners.set(tsName, { owner, position });
       else {
-        const at = existing.position ? ` at ${where(existing.position)}` : '';
+        const at = existing.position ? ` at ${formatPosition(existing.position)}` : '';
         problems.error(position, `${owner} maps to the TypeScript name "${tsName}", already taken by ${existing.owner}${at}; rename one of them`);
       }
     };

@@ -1,8 +1,7 @@
 import type { SourcePosition } from '../../model.js';
 import { eventKeyOf } from '../read/raw-catalog.js';
+import { formatPosition } from '../problems.js';
 import type { DeclarationRule } from './catalog-rule.js';
-
-const where = (p: SourcePosition): string => `${p.file}:${p.line}:${p.col}`;
 
 /** One declaration per shared type, fragment and event version across all files (within a file, YAML keys already are). */
 export const uniqueDeclarations: DeclarationRule = {
@@ -12,7 +11,7 @@ export const uniqueDeclarations: DeclarationRule = {
       const first = new Map<string, T>();
       for (const item of items) {
         const existing = first.get(key(item));
-        if (existing) problems.error(item.position, `duplicate ${what(key(item))} (first defined at ${where(existing.position)})`);
+        if (existing) problems.error(item.position, `duplicate ${what(key(item))} (first defined at ${formatPosition(existing.position)})`);
         else first.set(key(item), item);
       }
     };
