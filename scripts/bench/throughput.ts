@@ -33,6 +33,10 @@ export interface ThroughputResult {
   validOnly: BenchStats[];
 }
 
+export function throughputJob(rootFile: string, stream: StreamInput, schemas: MessageSchema[], timing: TimingOptions): ThroughputJob {
+  return { group: 'throughput', rootFile, stream, schemas, timing };
+}
+
 // ---------------------------------------------------------------------------------------
 // Worker side
 
