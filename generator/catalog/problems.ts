@@ -1,3 +1,4 @@
+import { byCodeUnit } from '../common/text.js';
 import type { SourcePosition } from '../model.js';
 
 /** One thing wrong (or worth a warning) in the catalog, at a position in a catalog file. */
@@ -34,8 +35,7 @@ export function formatWarnings(warnings: readonly CatalogProblem[], verbose: boo
 
 /** Plain code-unit order: by file, then line, then column. */
 export function compareProblems(a: CatalogProblem, b: CatalogProblem): number {
-  if (a.position.file !== b.position.file) return a.position.file < b.position.file ? -1 : 1;
-  return a.position.line - b.position.line || a.position.col - b.position.col;
+  return byCodeUnit(a.position.file, b.position.file) || a.position.line - b.position.line || a.position.col - b.position.col;
 }
 
 /** Collects problems while a stage runs, so every mistake is reported in one pass, and each once. */
