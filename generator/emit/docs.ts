@@ -1,13 +1,15 @@
 /**
  * `docs/`: a Markdown reference of the catalog, for people.
  *
- * - `docs/README.md`: an index by domain (the first segment of the event type) with counts,
- *   and every gap in the seed's words;
+ * - `docs/README.md`: an index by domain (`domainsOf`) with counts, and every gap in the
+ *   seed's words;
  * - `docs/<domain>.md`: a section per event type (catalog order) with its versions, a field
- *   table per version (name, type linked to its shared type, required or optional), open and
- *   gap notes quoted from the seed, and the version history (the compat diff of successive
- *   versions, generator/compat);
- * - `docs/shared-types.md`: every shared type, its fields, and the event versions using it.
+ *   table per version (name, type linked to its shared type, required or optional), what it
+ *   extends (linked), open and gap notes quoted from the seed, and the version history (the
+ *   compat diff of successive versions, generator/compat); the domains of one event share
+ *   `docs/one-event-domains.md`, so that every page holds several events;
+ * - `docs/shared-types.md`: every shared type, its fields, and the event versions using it;
+ * - `docs/fragments.md`: every fragment (`BASE`, …) the pages say an event extends.
  *
  * Anchors are explicit (`<a id="account.created-v1">`): the event's catalog name, the event
  * type, the shared type's name. Every page starts with the banner as an HTML comment.
@@ -26,6 +28,7 @@ const INDEX = 'README.md';
 const SHARED = 'shared-types.md';
 
 const FRAGMENTS = 'fragments.md';
+const ONE_EVENT_DOMAINS = 'one-event-domains.md';
 
 /**
  * The domain of each event type, whose page shows it: the first segment of a dotted type
@@ -55,7 +58,7 @@ export function domainsOf(types: Iterable<string>): Map<string, string> {
 
 /** A domain's page; never one of the other pages' names, whatever the case-folding of the file system. */
 export function domainPage(domain: string): string {
-  return ['readme', 'shared-types', 'fragments'].includes(domain.toLowerCase()) ? `events-${domain}.md` : `${domain}.md`;
+  return ['readme', 'shared-types', 'fragments', 'one-event-domains'].includes(domain.toLowerCase()) ? `events-${domain}.md` : `${domain}.md`;
 }
 
 /** The page an event type is on. */
@@ -150,10 +153,25 @@ function eventVersionSection(model: CatalogModel, event: EventVersionModel, page
   return lines;
 }
 
+/** A section per event type: its versions, each version's fields, its version history. */
+function typeSections(model: CatalogModel, events: readonly EventVersionModel[], page: string, history: Map<string, VersionStep[]>, pageOf: PageOf): string[] {
+  const lines: string[] = [];
+  for (const type of new Set(events.map((e) => e.type))) {
+    const versions = events.filter((e) => e.type === type);
+    lines.push('', anchor(type), `## ${inlineCode(type)}`, '', `Versions: ${versions.map((e) => inlineCode(e.version)).join(', ')}. Seed section: ${versions[0]!.section}.`);
+    for (const event of versions) lines.push(...eventVersionSection(model, event, page, pageOf));
+    const steps = history.get(type) ?? [];
+    if (steps.length === 1) lines.push('', `**Version history**: ${inlineCode(steps[0]!.to)} is the only version shown.`);
+    else lines.push('', `### Version history of ${inlineCode(type)}`, '', ...historyTable(steps));
+  }
+  return lines;
+}
+
+const sourcesOf = (model: CatalogModel, events: readonly EventVersionModel[]): string[] => [...new Set(events.flatMap((e) => eventSources(model, e)))].sort(byCodeUnit);
+
 function domainDoc(model: CatalogModel, domain: string, events: EventVersionModel[], history: Map<string, VersionStep[]>, pageOf: PageOf): EmittedFile {
   const page = domainPage(domain);
   const types = [...new Set(events.map((e) => e.type))];
-  const sources = [...new Set(events.flatMap((e) => eventSources(model, e)))].sort(byCodeUnit);
   const lines = [
     `# ${inlineCode(domain)} events`,
     '',
@@ -162,16 +180,24 @@ function domainDoc(model: CatalogModel, domain: string, events: EventVersionMode
     '| event type | versions |',
     '|---|---|',
     ...types.map((type) => `| [${inlineCode(type)}](#${type}) | ${events.filter((e) => e.type === type).map((e) => `[${e.version}](#${e.name})`).join(', ')} |`),
+    ...typeSections(model, events, page, history, pageOf),
   ];
-  for (const type of types) {
-    const versions = events.filter((e) => e.type === type);
-    lines.push('', anchor(type), `## ${inlineCode(type)}`, '', `Versions: ${versions.map((e) => inlineCode(e.version)).join(', ')}. Seed section: ${versions[0]!.section}.`);
-    for (const event of versions) lines.push(...eventVersionSection(model, event, page, pageOf));
-    const steps = history.get(type) ?? [];
-    if (steps.length === 1) lines.push('', `**Version history**: ${inlineCode(steps[0]!.to)} is the only version shown.`);
-    else lines.push('', `### Version history of ${inlineCode(type)}`, '', ...historyTable(steps));
-  }
-  return { path: `${DOCS_DIR}/${page}`, contents: banner(sources) + lines.join('\n') + '\n' };
+  return { path: `${DOCS_DIR}/${page}`, contents: banner(sourcesOf(model, events)) + lines.join('\n') + '\n' };
+}
+
+/** `one-event-domains.md`: the domains that show a single event, together, so that no page holds one event. */
+function oneEventDomainsDoc(model: CatalogModel, events: EventVersionModel[], domainOf: ReadonlyMap<string, string>, history: Map<string, VersionStep[]>, pageOf: PageOf): EmittedFile {
+  const lines = [
+    '# Domains of one event',
+    '',
+    `${plural(events.length, 'domain')} of the catalog show a single event each; they share this page. [All domains](${INDEX}) · [Shared types](${SHARED})`,
+    '',
+    '| domain | event type | version |',
+    '|---|---|---|',
+    ...events.map((e) => `| ${inlineCode(domainOf.get(e.type)!)} | [${inlineCode(e.type)}](#${e.type}) | [${e.version}](#${e.name}) |`),
+    ...typeSections(model, events, ONE_EVENT_DOMAINS, history, pageOf),
+  ];
+  return { path: `${DOCS_DIR}/${ONE_EVENT_DOMAINS}`, contents: banner(sourcesOf(model, events)) + lines.join('\n') + '\n' };
 }
 
 function sharedTypeSection(shared: ObjectTypeModel, pageOf: PageOf): string[] {
@@ -193,7 +219,7 @@ function sharedTypesDoc(model: CatalogModel, pageOf: PageOf): EmittedFile {
   return { path: `${DOCS_DIR}/${SHARED}`, contents: banner(sources.length > 0 ? sources : model.sourceFiles) + lines.join('\n') + '\n' };
 }
 
-function indexDoc(model: CatalogModel, domains: Map<string, EventVersionModel[]>, pageOf: PageOf): EmittedFile {
+function indexDoc(model: CatalogModel, domains: Map<string, EventVersionModel[]>, domainPageOf: (domain: string) => string, pageOf: PageOf): EmittedFile {
   const types = (events: EventVersionModel[]) => new Set(events.map((e) => e.type)).size;
   const open = (events: EventVersionModel[]) => events.filter((e) => e.open !== false).length;
   const lines = [
@@ -204,7 +230,11 @@ function indexDoc(model: CatalogModel, domains: Map<string, EventVersionModel[]>
     '| domain | event types | event versions | open |',
     '|---|---:|---:|---:|',
   ];
-  for (const [domain, events] of domains) lines.push(`| [${inlineCode(domain)}](${domainPage(domain)}) | ${types(events)} | ${events.length} | ${open(events)} |`);
+  for (const [domain, events] of domains) {
+    const page = domainPageOf(domain);
+    const link = page === ONE_EVENT_DOMAINS ? `${page}#${events[0]!.type}` : page;
+    lines.push(`| [${inlineCode(domain)}](${link}) | ${types(events)} | ${events.length} | ${open(events)} |`);
+  }
   lines.push(`| **all** | **${types(model.events)}** | **${model.events.length}** | **${open(model.events)}** |`);
   lines.push('', `[Shared types](${SHARED}): ${model.sharedTypes.length}.`);
   if (model.fragments.length > 0) lines.push('', `[Fragments](${FRAGMENTS}) (field lists written once and reused, such as ${inlineCode(model.fragments[0]!.name)}): ${model.fragments.length}.`);
@@ -237,18 +267,30 @@ function fragmentsDoc(model: CatalogModel, pageOf: PageOf): EmittedFile {
   return { path: `${DOCS_DIR}/${FRAGMENTS}`, contents: banner(sources) + lines.join('\n') + '\n' };
 }
 
-export function emitDocs(model: CatalogModel): EmittedFile[] {
+/** Where each domain and event type is shown: its domain's page, or the page the domains of one event share. */
+export function docPages(model: CatalogModel) {
   const domainOf = domainsOf(model.events.map((e) => e.type));
-  const pageOf: PageOf = (type) => domainPage(domainOf.get(type)!);
   const domains = new Map<string, EventVersionModel[]>();
   for (const domain of [...new Set(domainOf.values())].sort(byCodeUnit)) domains.set(domain, []);
   for (const event of model.events) domains.get(domainOf.get(event.type)!)!.push(event);
+  // Domains of one event share a page, when there are several of them.
+  const lone = [...domains].filter(([, events]) => events.length === 1);
+  const sharingPage = new Set(lone.length > 1 ? lone.map(([domain]) => domain) : []);
+  const domainPageOf = (domain: string): string => (sharingPage.has(domain) ? ONE_EVENT_DOMAINS : domainPage(domain));
+  const pageOf: PageOf = (type) => domainPageOf(domainOf.get(type)!);
+  return { domainOf, domains, sharingPage, domainPageOf, pageOf };
+}
+
+export function emitDocs(model: CatalogModel): EmittedFile[] {
+  const { domainOf, domains, sharingPage, domainPageOf, pageOf } = docPages(model);
   const history = new Map<string, VersionStep[]>();
   for (const step of versionHistory(snapshotFromModel(model))) history.set(step.type, [...(history.get(step.type) ?? []), step]);
+  const oneEvent = [...domains].filter(([domain]) => sharingPage.has(domain)).flatMap(([, events]) => events);
   return [
-    indexDoc(model, domains, pageOf),
+    indexDoc(model, domains, domainPageOf, pageOf),
     sharedTypesDoc(model, pageOf),
     ...(model.fragments.length > 0 ? [fragmentsDoc(model, pageOf)] : []),
-    ...[...domains].map(([domain, events]) => domainDoc(model, domain, events, history, pageOf)),
+    ...(oneEvent.length > 0 ? [oneEventDomainsDoc(model, oneEvent, domainOf, history, pageOf)] : []),
+    ...[...domains].filter(([domain]) => !sharingPage.has(domain)).map(([domain, events]) => domainDoc(model, domain, events, history, pageOf)),
   ];
 }

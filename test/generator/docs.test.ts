@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog, readCatalogDir } from '../../generator/catalog/load-catalog.js';
-import { domainPage, domainsOf, emitDocs } from '../../generator/emit/docs.js';
+import { docPages, domainsOf, emitDocs } from '../../generator/emit/docs.js';
 import type { CatalogModel } from '../../generator/model.js';
 import { compareGenerated, listFiles } from '../../generator/write/write-generated.js';
 
@@ -22,8 +22,9 @@ function loadDir(dir: string, displayRoot = ROOT): CatalogModel {
 
 const model = loadDir(join(ROOT, 'catalog'));
 const files = emitDocs(model);
-const domains = domainsOf(model.events.map((e) => e.type));
-const domainOf = (type: string): string => domains.get(type)!;
+const pages = docPages(model);
+const domainOf = (type: string): string => pages.domainOf.get(type)!;
+const pageOf = (type: string): string => pages.pageOf(type);
 const page = (path: string): string => {
   const file = files.find((f) => f.path === `docs/${path}`);
   if (!file) throw new Error(`no docs/${path}`);
@@ -33,7 +34,7 @@ const page = (path: string): string => {
 describe('the generated reference of the real catalog', () => {
   it('has an index, a shared types page, and one page per domain', () => {
     const domains = [...new Set(model.events.map((e) => domainOf(e.type)))].sort();
-    expect(files.map((f) => f.path).sort()).toEqual(['docs/README.md', 'docs/fragments.md', 'docs/shared-types.md', ...domains.map((d) => `docs/${domainPage(d)}`)].sort());
+    expect(files.map((f) => f.path).sort()).toEqual(['docs/README.md', 'docs/fragments.md', 'docs/shared-types.md', ...new Set(domains.map((d) => `docs/${pages.domainPageOf(d)}`))].sort());
   });
 
   it('every page starts with the banner, as an HTML comment', () => {
@@ -44,7 +45,7 @@ describe('the generated reference of the real catalog', () => {
     const rows = [...page('README.md').matchAll(/^\| \[`([^`]+)`\]\(([^)]+)\) \| (\d+) \| (\d+) \| (\d+) \|$/gm)];
     const count = (domain: string) => model.events.filter((e) => domainOf(e.type) === domain);
     for (const [, domain, link, types, versions, open] of rows) {
-      expect(link).toBe(domainPage(domain!));
+      expect(link!.split('#')[0]).toBe(pages.domainPageOf(domain!));
       expect(Number(types)).toBe(new Set(count(domain!).map((e) => e.type)).size);
       expect(Number(versions)).toBe(count(domain!).length);
       expect(Number(open)).toBe(count(domain!).filter((e) => e.open).length);
@@ -74,12 +75,12 @@ describe('the generated reference of the real catalog', () => {
     const account = page('account.md');
     expect(account).toContain('<a id="account.created-v1"></a>\n### `account.created` v1\n\n| field | type | required |\n|---|---|---|\n| `account_number` | `string` | required |\n| `account_user_emails` | `string[]` | required |\n| `is_imported` | `boolean` | optional |\n');
     expect(account).toContain('| `changes` | [`accounts-accounts-AccountCommsPreferencesChanges`](shared-types.md#accounts-accounts-AccountCommsPreferencesChanges) | required |');
-    for (const event of model.events) expect(page(domainPage(domainOf(event.type)))).toContain(`<a id="${event.name}"></a>\n### \`${event.type}\` ${event.version}\n`);
+    for (const event of model.events) expect(page(pageOf(event.type))).toContain(`<a id="${event.name}"></a>\n### \`${event.type}\` ${event.version}\n`);
   });
 
   it('quotes open events and gaps in the seed\'s words', () => {
     for (const event of model.events.filter((e) => e.open)) {
-      expect(page(domainPage(domainOf(event.type)))).toContain(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:\n\n> ${event.open && event.open.seed}\n`);
+      expect(page(pageOf(event.type))).toContain(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:\n\n> ${event.open && event.open.seed}\n`);
     }
     for (const gap of model.gaps) expect(page('README.md')).toContain(`> ${gap.seed}`);
     expect(page('industry.md')).toContain('**Gap**: An unnamed event after this one is not shown (visible fields: `supply_end_date`, `new_supplier_id`). The seed:');
@@ -104,15 +105,16 @@ describe('the generated reference of the real catalog', () => {
     expect(shared).toContain('Used by (directly or nested): [`billing.ledger.entry_posted` v1](billing.md#billing.ledger.entry_posted-v1)');
   });
 
-  it('groups event types without dots with their kin, so none is alone on a page', () => {
+  it('holds more than one event on every page: dotless types with their kin, domains of one event together', () => {
     const perPage = new Map<string, number>();
-    for (const event of model.events) perPage.set(domainOf(event.type), (perPage.get(domainOf(event.type)) ?? 0) + 1);
-    const lone = [...perPage].filter(([, count]) => count === 1).map(([domain]) => domain);
-    // What is left alone are domains of the seed that show one event (`gas.child-life-support-record.updated`).
-    for (const domain of lone) expect(model.events.some((e) => e.type.startsWith(`${domain}.`)), domain).toBe(true);
+    for (const event of model.events) perPage.set(pageOf(event.type), (perPage.get(pageOf(event.type)) ?? 0) + 1);
+    expect([...perPage].filter(([, count]) => count === 1)).toEqual([]);
     expect(page('dunning_path.md')).toContain('## `dunning_path_paused`');
     expect(page('late_payment_fee.md')).toContain('## `late_payment_fee_waived`');
     expect(files.filter((f) => /docs\/(dunning_path|late_payment_fee)_/.test(f.path))).toEqual([]);
+    const oneEvent = page('one-event-domains.md');
+    expect(oneEvent).toContain('| `gas` | [`gas.child-life-support-record.updated`](#gas.child-life-support-record.updated) | [v1](#gas.child-life-support-record.updated-v1) |');
+    expect(page('README.md')).toContain('| [`gas`](one-event-domains.md#gas.child-life-support-record.updated) | 1 | 1 | 0 |');
   });
 
   it('defines every fragment an event extends, and links it', () => {
