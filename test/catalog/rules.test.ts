@@ -3,6 +3,9 @@
  * its problems as `file:line:col message` lines. (loader-errors.test.ts shows the same
  * mistakes through the whole loader.)
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatProblem, ProblemList } from '../../generator/catalog/problems.js';
 import { mergeFiles, type RawCatalog, type RawField } from '../../generator/catalog/read/raw-catalog.js';
@@ -19,7 +22,7 @@ import { unusedSharedTypes } from '../../generator/catalog/rules/unused-shared-t
 import { validNames } from '../../generator/catalog/rules/valid-names.js';
 import type { DeclarationRule } from '../../generator/catalog/rules/catalog-rule.js';
 import { RESERVED_TS_NAMES } from '../../generator/common/ts-names.js';
-import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
+import { loadCatalog, loadCatalogFromDisk, readCatalogDir } from '../../generator/catalog/load-catalog.js';
 import type { TypeRef } from '../../generator/model.js';
 
 /** Raw declarations of `catalog/a.yaml` (and more files), read without any rule. */
@@ -204,5 +207,15 @@ describe('resolving', () => {
     expect(reuse.event(catalog.events[0]!)).toBe(reuse.event(catalog.events[0]!));
     expect(reuse.isFlattened(catalog.fragments[0]!)).toBe(true);
     expect(problems.items).toEqual([]);
+  });
+});
+
+describe('the names types.ts declares', () => {
+  it('are the catalog\'s own or reserved: nothing the module declares can be taken by a catalog type', () => {
+    const fixture = fileURLToPath(new URL('../generator/fixtures/docs-reference/', import.meta.url));
+    const model = loadCatalog(readCatalogDir(join(fixture, 'catalog'), fixture)).model!;
+    const own = new Set([...model.sharedTypes.map((t) => t.tsName), ...model.events.flatMap((e) => [`${e.tsName}Payload`, `${e.tsName}Event`])]);
+    const declared = [...readFileSync(join(fixture, 'golden/types.ts'), 'utf8').matchAll(/^export (?:interface|type) (\w+)/gm)].map((m) => m[1]!);
+    expect(declared.filter((name) => !own.has(name))).toEqual([...RESERVED_TS_NAMES].sort((a, b) => declared.indexOf(a) - declared.indexOf(b)));
   });
 });
