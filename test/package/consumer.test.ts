@@ -154,6 +154,53 @@ describe.each(Object.entries(compilers))('TypeScript consumers with %s', (_name,
   });
 });
 
+/**
+ * Every TypeScript block of the README, in order. A block without an import continues the
+ * block before it (the README introduces an import once and then uses it).
+ */
+function readmeSnippets(): string[] {
+  const blocks = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+  const snippets: string[] = [];
+  for (const block of blocks) {
+    if (/^import /m.test(block) || snippets.length === 0) snippets.push(block);
+    else snippets[snippets.length - 1] += `\n${block}`;
+  }
+  return snippets;
+}
+
+/** What a reader's own code provides around a README snippet: its placeholders, declared. */
+const README_PLACEHOLDERS = `import type * as ReadersOwn from '${PACKAGE}';
+declare const text: string;
+declare const rawBytes: Uint8Array;
+declare const message: unknown;
+declare const payload: unknown;
+declare const x: unknown;
+declare function welcome(accountNumber: string): void;
+declare function revoke(agreementId: number, accountNumber?: string): void;
+declare function deadLetter(error: ReadersOwn.EventError): void;
+declare function handleEvent(event: ReadersOwn.CatalogEvent): void;
+export {};
+`;
+
+describe('the README', () => {
+  const snippets = readmeSnippets();
+
+  it('has TypeScript examples to check', () => {
+    expect(snippets.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it.each(Object.entries(compilers))('TypeScript blocks all compile against the packed package with %s', (_name, compiler) => {
+    const project = join(consumer, 'readme');
+    const files = snippets.map((_, i) => `snippet-${i + 1}.ts`);
+    snippets.forEach((snippet, i) => write(join(project, files[i]!), `${README_PLACEHOLDERS}${snippet}`));
+    write(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
+    write(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false, types: [] }, files }));
+    const result = run(process.execPath, [compiler, '-p', project], project);
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  });
+});
+
 it('bundling one event entry with esbuild pulls in no other event', async () => {
   write(join(consumer, 'one-event.mjs'), `import { accountCreatedV1 } from '${PACKAGE}/events/account.created/v1';\nconsole.log(accountCreatedV1.is({}));\n`);
   const result = await build({ entryPoints: [join(consumer, 'one-event.mjs')], bundle: true, write: false, metafile: true, minify: true, format: 'esm', platform: 'node', absWorkingDir: consumer });
