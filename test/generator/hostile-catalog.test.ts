@@ -139,10 +139,10 @@ describe('free text of a hostile catalog', () => {
   });
 
   it('the validator modules load, run nothing, and validate', () => {
-    const marker = (globalThis as Record<string, unknown>)[MARKER];
-    expect(marker).toBeUndefined();
     const load = createRequire(import.meta.url);
     const module = load(join(out, 'validators/account.created/v1.cjs')) as { fast: { tolerant: (data: unknown) => boolean } };
+    load(join(out, 'validators/account.closed/v1.cjs'));
+    expect((globalThis as Record<string, unknown>)[MARKER]).toBeUndefined();
     expect(module.fast.tolerant({ account_number: 'A-1', thing: { label: 'x' } })).toBe(true);
     expect(module.fast.tolerant({ account_number: 1, thing: { label: 'x' } })).toBe(false);
   });
