@@ -36,7 +36,7 @@ export function domainPage(domain: string): string {
 
 const banner = (sources: readonly string[]): string => `<!-- ${bannerText(sources).replace(/--/g, '- -')} -->\n`;
 const code = (text: string): string => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
-/** Text for one table cell: no pipes or line breaks. */
+/** Catalog text for one table cell or one line: no HTML, pipes or line breaks. */
 const cell = (text: string): string => markdownText(text).replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 /** The seed's words as a block quote, line by line. */
 const quote = (text: string): string => markdownText(text).split('\n').map((line) => `> ${line}`.trimEnd()).join('\n');
