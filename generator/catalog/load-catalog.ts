@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { CatalogModel } from '../model.js';
+import { checkCatalogFileName } from './catalog-file-name.js';
 import { ProblemList, type CatalogProblem } from './problems.js';
 import { readCatalogFile, type RawCatalogFile } from './read-catalog-file.js';
 import { resolveCatalog } from './resolve-catalog.js';
@@ -26,7 +27,7 @@ export function loadCatalog(files: CatalogSourceFile[]): LoadResult {
   }
   const raw: RawCatalogFile[] = [];
   for (const file of files) {
-    const parsed = readCatalogFile(file.path, file.text, problems);
+    const parsed = readCatalogFile(checkCatalogFileName(file.path, problems), file.text, problems);
     if (parsed) raw.push(parsed);
   }
   const model = resolveCatalog(raw, problems);

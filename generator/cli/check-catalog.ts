@@ -2,8 +2,10 @@
 import { loadCatalogFromDisk } from '../catalog/load-catalog.js';
 import { formatProblem } from '../catalog/problems.js';
 import { formatSummary, summarizeCatalog } from '../catalog/summary.js';
+import { recoverInterruptedWrite } from '../write/replace-folder.js';
 
 const dir = process.argv[2] ?? 'catalog';
+for (const note of recoverInterruptedWrite('generated')) console.error(`↺ ${note}`);
 const result = loadCatalogFromDisk(dir);
 for (const problem of [...result.errors, ...result.warnings]) console.error(formatProblem(problem));
 if (!result.model) {

@@ -10,6 +10,7 @@ import { readCatalogDir } from '../catalog/load-catalog.js';
 import { formatProblem } from '../catalog/problems.js';
 import { formatSummary, summarizeCatalog } from '../catalog/summary.js';
 import { generate } from '../generate.js';
+import { recoverInterruptedWrite } from '../write/replace-folder.js';
 import { compareGenerated, writeGenerated } from '../write/write-generated.js';
 
 const USAGE = 'usage: npm run generate [-- --check] [--catalog <dir>] [--out <dir>]';
@@ -39,6 +40,7 @@ async function main(): Promise<number> {
     console.error(`✘ catalog folder not found: ${args.catalog}\n${USAGE}`);
     return 2;
   }
+  for (const note of recoverInterruptedWrite(args.out)) console.error(`↺ ${note}`);
   const started = performance.now();
   const result = await generate(readCatalogDir(args.catalog), { parallel: true });
   for (const problem of [...(result.ok ? [] : result.errors), ...result.warnings]) console.error(formatProblem(problem));

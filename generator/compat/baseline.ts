@@ -13,6 +13,7 @@ import { resolve } from 'node:path';
 import { bannerText } from '../emit/banner.js';
 import { emitManifest } from '../emit/manifest.js';
 import type { CatalogModel } from '../model.js';
+import { checkManifestFormat } from './manifest-format.js';
 import { ManifestShapeError, snapshotFromManifest, type CatalogSnapshot } from './snapshot.js';
 
 export const DEFAULT_BASELINE = 'catalog/baseline/manifest.json';
@@ -42,6 +43,7 @@ function parseManifest(text: string, label: string): CatalogSnapshot {
     throw new BaselineError(`${label} is not JSON: ${(error as Error).message}`);
   }
   try {
+    checkManifestFormat(json);
     return snapshotFromManifest(json);
   } catch (error) {
     if (error instanceof ManifestShapeError) throw new BaselineError(`${label} is not a catalog manifest: ${error.message}`);

@@ -22,6 +22,7 @@ import { bannerText } from './banner.js';
 import type { EmittedFile } from './emitted-file.js';
 import { payloadSchema, pointerToken, schemaIds, schemaPaths, sharedTypeSchema, type JsonSchema } from './json-schema.js';
 import { gapEntry, typeNotation } from './manifest.js';
+import { markdownText } from './safe-text.js';
 
 export const ASYNCAPI_PATH = 'asyncapi.yaml';
 
@@ -51,6 +52,7 @@ function toAsyncApiSchema(schema: JsonSchema): JsonSchema {
     const out: JsonSchema = {};
     for (const [key, inner] of Object.entries(value)) {
       if (key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/')) out.$ref = `#/components/schemas/${inner.slice('#/$defs/'.length)}`;
+      else if (key === 'description' && typeof inner === 'string') out[key] = markdownText(inner);
       else out[key] = convert(inner);
     }
     return out;
@@ -62,13 +64,13 @@ function toAsyncApiSchema(schema: JsonSchema): JsonSchema {
   return convert(body) as JsonSchema;
 }
 
-const quote = (words: string): string => `“${words}”`;
+const quote = (words: string): string => `“${markdownText(words)}”`;
 
 function gapLine(gap: GapModel): string {
-  const where = `(${gap.section}, ${gap.position.file}:${gap.position.line})`;
+  const where = `(${markdownText(`${gap.section}, ${gap.position.file}:${gap.position.line}`)})`;
   switch (gap.kind) {
     case 'not_shown':
-      return `- **${gap.topic}**: ${quote(gap.seed)} ${where}`;
+      return `- **${markdownText(gap.topic)}**: ${quote(gap.seed)} ${where}`;
     case 'events_not_shown':
       return `- **events not shown** after \`${gap.after ?? 'the start'}\`${gap.before ? ` up to \`${gap.before}\`` : ''}: ${quote(gap.seed)} ${where}`;
     case 'unnamed_event':
@@ -108,7 +110,7 @@ function infoDescription(model: CatalogModel, types: readonly string[]): string 
 
 function messageDescription(event: EventVersionModel): string {
   const parts = [`${event.type} ${event.version} (catalog name \`${event.name}\`).`];
-  if (event.description) parts.push(event.description);
+  if (event.description) parts.push(markdownText(event.description));
   if (event.open) parts.push(`**Open event**: the catalog does not show every field (${quote(event.open.seed)}), so the payload accepts properties it does not list.`);
   if (event.extends.length > 0) parts.push(`Fields reused from: ${event.extends.map((r) => `\`${r}\``).join(', ')}.`);
   return parts.join(' ');

@@ -20,6 +20,7 @@ import { bannerText } from './banner.js';
 import { byCodeUnit, type EmittedFile } from './emitted-file.js';
 import { eventSources } from './json-schema.js';
 import { typeNotation } from './manifest.js';
+import { markdownText } from './safe-text.js';
 
 export const DOCS_DIR = 'docs';
 const INDEX = 'README.md';
@@ -35,10 +36,10 @@ export function domainPage(domain: string): string {
 
 const banner = (sources: readonly string[]): string => `<!-- ${bannerText(sources).replace(/--/g, '- -')} -->\n`;
 const code = (text: string): string => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
-/** Text for one table cell: no pipes or line breaks. */
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+/** Catalog text for one table cell or one line: no HTML, pipes or line breaks. */
+const cell = (text: string): string => markdownText(text).replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 /** The seed's words as a block quote, line by line. */
-const quote = (text: string): string => text.split('\n').map((line) => `> ${line}`.trimEnd()).join('\n');
+const quote = (text: string): string => markdownText(text).split('\n').map((line) => `> ${line}`.trimEnd()).join('\n');
 const anchor = (id: string): string => `<a id="${id}"></a>`;
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
@@ -73,12 +74,12 @@ const gapWhere = (gap: { after?: string; before?: string }, from: string): strin
 function gapLines(gap: GapModel, from: string): string[] {
   switch (gap.kind) {
     case 'not_shown':
-      return [`- **Not shown: ${gap.topic}** (${gap.section})`, '', quote(gap.seed).replace(/^/gm, '  ')];
+      return [`- **Not shown: ${cell(gap.topic)}** (${cell(gap.section)})`, '', quote(gap.seed).replace(/^/gm, '  ')];
     case 'events_not_shown':
-      return [`- **Events not shown**, ${gapWhere(gap, from)} (${gap.section})`, '', quote(gap.seed).replace(/^/gm, '  ')];
+      return [`- **Events not shown**, ${gapWhere(gap, from)} (${cell(gap.section)})`, '', quote(gap.seed).replace(/^/gm, '  ')];
     case 'unnamed_event': {
       const visible = gap.visibleFields.map((f) => `${code(f.name)} (${typeNotation(f.type)})`).join(', ');
-      return [`- **An unnamed event**, ${gapWhere(gap, from)}; visible fields: ${visible} (${gap.section})`, '', quote(gap.seed).replace(/^/gm, '  ')];
+      return [`- **An unnamed event**, ${gapWhere(gap, from)}; visible fields: ${visible} (${cell(gap.section)})`, '', quote(gap.seed).replace(/^/gm, '  ')];
     }
   }
 }
@@ -102,7 +103,7 @@ function historyTable(steps: readonly VersionStep[]): string[] {
 
 function eventVersionSection(model: CatalogModel, event: EventVersionModel, page: string): string[] {
   const lines = ['', anchor(event.name), `### ${code(event.type)} ${event.version}`, ''];
-  if (event.description) lines.push(event.description, '');
+  if (event.description) lines.push(markdownText(event.description), '');
   if (event.open) {
     lines.push(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:`, '', quote(event.open.seed), '');
   }
@@ -133,7 +134,7 @@ function domainDoc(model: CatalogModel, domain: string, events: EventVersionMode
   ];
   for (const type of types) {
     const versions = events.filter((e) => e.type === type);
-    lines.push('', anchor(type), `## ${code(type)}`, '', `Versions: ${versions.map((e) => code(e.version)).join(', ')}. Seed section: ${versions[0]!.section}.`);
+    lines.push('', anchor(type), `## ${code(type)}`, '', `Versions: ${versions.map((e) => code(e.version)).join(', ')}. Seed section: ${cell(versions[0]!.section)}.`);
     for (const event of versions) lines.push(...eventVersionSection(model, event, page));
     const steps = history.get(type) ?? [];
     if (steps.length === 1) lines.push('', `**Version history**: ${code(steps[0]!.to)} is the only version.`);
@@ -144,8 +145,8 @@ function domainDoc(model: CatalogModel, domain: string, events: EventVersionMode
 
 function sharedTypeSection(shared: ObjectTypeModel): string[] {
   const lines = ['', anchor(shared.name), `## ${code(shared.name)}`, ''];
-  if (shared.description) lines.push(shared.description, '');
-  lines.push(`TypeScript: ${code(shared.tsName)}. Seed section: ${shared.section}.`, '', ...fieldTable(shared.fields, SHARED), '');
+  if (shared.description) lines.push(markdownText(shared.description), '');
+  lines.push(`TypeScript: ${code(shared.tsName)}. Seed section: ${cell(shared.section)}.`, '', ...fieldTable(shared.fields, SHARED), '');
   lines.push(shared.usedBy.length === 0 ? 'Used by no event.' : `Used by (directly or nested): ${shared.usedBy.map((key) => eventLink(key, SHARED)).join(', ')}.`);
   return lines;
 }
