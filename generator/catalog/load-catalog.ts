@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { byCodeUnit } from '../common/text.js';
 import type { CatalogModel } from '../model.js';
+import { checkCatalogFileName } from './catalog-file-name.js';
 import { ProblemList, type CatalogProblem } from './problems.js';
 import { mergeFiles, type RawCatalogFile } from './read/raw-catalog.js';
 import { readCatalogFile } from './read/read-catalog-file.js';
@@ -31,7 +32,7 @@ export function loadCatalog(files: CatalogSourceFile[]): LoadResult {
   if (files.length === 0) problems.error({ file: 'catalog', line: 1, col: 1 }, 'no catalog files (*.yaml) found');
   const raw: RawCatalogFile[] = [];
   for (const file of files) {
-    const parsed = readCatalogFile(file.path, file.text, problems);
+    const parsed = readCatalogFile(checkCatalogFileName(file.path, problems), file.text, problems);
     if (parsed) raw.push(parsed);
   }
   const catalog = mergeFiles(raw);

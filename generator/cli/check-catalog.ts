@@ -9,6 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { loadCatalogFromDisk } from '../catalog/load-catalog.js';
 import { formatProblem, formatWarnings } from '../catalog/problems.js';
 import { formatSummary, summarizeCatalog } from '../catalog/summary.js';
+import { recoverInterruptedWrite } from '../write/replace-folder.js';
 import { HELP_OPTION, parseCliArgs, printUsage } from './cli-args.js';
 
 const USAGE = 'usage: npm run catalog:check [-- <catalog-dir>] [--verbose]';
@@ -20,6 +21,7 @@ function main(): number {
   const dir = args.positionals[0] ?? 'catalog';
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return printUsage(USAGE, `✘ catalog folder not found: ${dir}`);
 
+  for (const note of recoverInterruptedWrite('generated')) console.error(`↺ ${note}`);
   const result = loadCatalogFromDisk(dir);
   for (const line of [...result.errors.map(formatProblem), ...formatWarnings(result.warnings, args.values.verbose)]) console.error(line);
   if (!result.model) {

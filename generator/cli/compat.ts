@@ -19,6 +19,7 @@ import { formatProblem, type CatalogProblem } from '../catalog/problems.js';
 import { baselineManifest, checkCompatibility, DEFAULT_BASELINE, exitCodeOf, formatReport, isManifestPath, loadCurrentCatalog } from '../compat/index.js';
 import type { CatalogModel } from '../model.js';
 import { HELP_OPTION, parseCliArgs } from './cli-args.js';
+import { recoverInterruptedWrite } from '../write/replace-folder.js';
 
 const USAGE = 'usage: npm run compat [-- --against <git-ref|manifest.json>] [--catalog <dir>] [--json] [--update-baseline]';
 
@@ -48,6 +49,7 @@ function main(): number {
   if ('exit' in parsed) return parsed.exit;
   const args = parsed.values;
 
+  for (const note of recoverInterruptedWrite('generated')) console.error(`↺ ${note}`);
   const against = args.against ?? DEFAULT_BASELINE;
   const update = args['update-baseline'];
   if (update) {

@@ -10,6 +10,7 @@ import { readCatalogDir } from '../catalog/load-catalog.js';
 import { formatProblem, formatWarnings } from '../catalog/problems.js';
 import { formatSummary, summarizeCatalog } from '../catalog/summary.js';
 import { generate } from '../generate.js';
+import { recoverInterruptedWrite } from '../write/replace-folder.js';
 import { compareGenerated, writeGenerated } from '../write/write-generated.js';
 import { HELP_OPTION, parseCliArgs, printUsage } from './cli-args.js';
 
@@ -29,6 +30,7 @@ async function main(): Promise<number> {
   if ('exit' in parsed) return parsed.exit;
   const args = parsed.values;
   if (!existsSync(args.catalog)) return printUsage(USAGE, `✘ catalog folder not found: ${args.catalog}`);
+  for (const note of recoverInterruptedWrite(args.out)) console.error(`↺ ${note}`);
   const started = performance.now();
   const result = await generate(readCatalogDir(args.catalog));
   for (const line of [...(result.ok ? [] : result.errors.map(formatProblem)), ...formatWarnings(result.warnings, args.verbose)]) console.error(line);

@@ -1,4 +1,5 @@
 import type { CatalogModel, EventVersionModel } from '../model.js';
+import { commentText } from './safe-text.js';
 import { reachableSharedTypes } from './shared-types.js';
 import { byCodeUnit } from './text.js';
 
@@ -14,7 +15,7 @@ export function codeBanner(sourceFiles: readonly string[]): string {
 
 /** The catalog files a file came from, as the banner names them: `catalog/a.yaml, catalog/b.yaml` or `20 catalog files (catalog/*.yaml)`. */
 export function sourcesPhrase(sourceFiles: readonly string[]): string {
-  return sourceFiles.length <= 3 ? sourceFiles.join(', ') : `${sourceFiles.length} catalog files (catalog/*.yaml)`;
+  return sourceFiles.length <= 3 ? sourceFiles.map(commentText).join(', ') : `${sourceFiles.length} catalog files (catalog/*.yaml)`;
 }
 
 /** Catalog files an event's output depends on: its own, those of fragments it reuses, and of shared types it reaches. */

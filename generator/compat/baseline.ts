@@ -14,6 +14,7 @@ import { sourcesPhrase } from '../common/banner.js';
 import { manifestOf } from '../common/manifest.js';
 import { stableJson } from '../common/text.js';
 import type { CatalogModel } from '../model.js';
+import { checkManifestFormat } from './manifest-format.js';
 import { ManifestShapeError, snapshotFromManifest, type CatalogSnapshot } from './snapshot.js';
 
 export const DEFAULT_BASELINE = 'catalog/baseline/manifest.json';
@@ -43,6 +44,7 @@ function parseManifest(text: string, label: string): CatalogSnapshot {
     throw new BaselineError(`${label} is not JSON: ${(error as Error).message}`);
   }
   try {
+    checkManifestFormat(json);
     return snapshotFromManifest(json);
   } catch (error) {
     if (error instanceof ManifestShapeError) throw new BaselineError(`${label} is not a catalog manifest: ${error.message}`);

@@ -25,6 +25,7 @@ import { typeNotation } from '../common/type-notation.js';
 import type { CatalogModel, EventVersionModel, GapModel, TypeRef } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
 import { payloadSchema, sharedTypeSchema, withoutKeys, type JsonSchema } from './json-schema.js';
+import { markdownText } from '../common/safe-text.js';
 
 export const ASYNCAPI_PATH = 'asyncapi.yaml';
 
@@ -54,6 +55,7 @@ function toAsyncApiSchema(schema: JsonSchema): JsonSchema {
     const out: JsonSchema = {};
     for (const [key, inner] of Object.entries(value)) {
       if (key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/')) out.$ref = `#/components/schemas/${inner.slice('#/$defs/'.length)}`;
+      else if (key === 'description' && typeof inner === 'string') out[key] = markdownText(inner);
       else out[key] = convert(inner);
     }
     return out;
@@ -62,14 +64,14 @@ function toAsyncApiSchema(schema: JsonSchema): JsonSchema {
 }
 
 function gapLine(gap: GapModel): string {
-  const where = `(${gap.section}, ${gap.position.file}:${gap.position.line})`;
+  const where = `(${markdownText(`${gap.section}, ${gap.position.file}:${gap.position.line}`)})`;
   switch (gap.kind) {
     case 'not_shown':
-      return `- **${gap.topic}**: ${curlyQuote(gap.seed)} ${where}`;
+      return `- **${markdownText(gap.topic)}**: ${curlyQuote(markdownText(gap.seed))} ${where}`;
     case 'events_not_shown':
-      return `- **events not shown** after \`${gap.after ?? 'the start'}\`${gap.before ? ` up to \`${gap.before}\`` : ''}: ${curlyQuote(gap.seed)} ${where}`;
+      return `- **events not shown** after \`${gap.after ?? 'the start'}\`${gap.before ? ` up to \`${gap.before}\`` : ''}: ${curlyQuote(markdownText(gap.seed))} ${where}`;
     case 'unnamed_event':
-      return `- **an unnamed event** (no message here) of which only ${gap.visibleFields.map((f) => `\`${f.name}: ${typeNotation(f.type)}\``).join(' and ')} are visible: ${curlyQuote(gap.seed)} ${where}`;
+      return `- **an unnamed event** (no message here) of which only ${gap.visibleFields.map((f) => `\`${f.name}: ${typeNotation(f.type)}\``).join(' and ')} are visible: ${curlyQuote(markdownText(gap.seed))} ${where}`;
   }
 }
 
@@ -85,7 +87,7 @@ function infoDescription(model: CatalogModel, types: readonly string[]): string 
     '',
     '## Assumptions: delivery rules are not in the catalog',
     '',
-    `${deliveryGap ? `The catalog says: ${curlyQuote(deliveryGap.seed)}` : 'The catalog states no delivery rules.'} This document therefore assumes only what the package itself assumes:`,
+    `${deliveryGap ? `The catalog says: ${curlyQuote(markdownText(deliveryGap.seed))}` : 'The catalog states no delivery rules.'} This document therefore assumes only what the package itself assumes:`,
     '',
     `- **One channel, \`${BUS_CHANNEL}\`, with an unknown address** (\`address: null\`). Every message travels on it and is told apart by the envelope's \`type\` and \`version\`, as the package's \`validateEvent\` and \`createHandler\` read one stream of mixed events. No topic per event type is invented, since the bus's name, routing and filtering are not shown.`,
     `- **One \`receive\` operation, \`${RECEIVE_OPERATION}\`**, listing every message: the consumer's view (one stream, dispatched on \`type\` and \`version\`). Which service sends which event is not shown either, so there are no \`send\` operations.`,
@@ -96,7 +98,7 @@ function infoDescription(model: CatalogModel, types: readonly string[]): string 
     'What the catalog does not show is recorded, not invented (also as data in `x-gaps`):',
     '',
     ...model.gaps.map(gapLine),
-    ...open.map((e) => `- **open event** \`${e.type}\` ${e.version}: ${curlyQuote(e.open ? e.open.seed : '')}; its payload has \`additionalProperties: true\`.`),
+    ...open.map((e) => `- **open event** \`${e.type}\` ${e.version}: ${curlyQuote(markdownText(e.open ? e.open.seed : ''))}; its payload has \`additionalProperties: true\`.`),
     ...(hasObjectFields ? ['- **`object` fields** have no inner schema: any object is accepted.'] : []),
     '- **Dates and timestamps** are plain strings: the catalog states no format, so none is enforced.',
   ];
@@ -105,8 +107,8 @@ function infoDescription(model: CatalogModel, types: readonly string[]): string 
 
 function messageDescription(event: EventVersionModel): string {
   const parts = [`${event.type} ${event.version} (catalog name \`${event.name}\`).`];
-  if (event.description) parts.push(event.description);
-  if (event.open) parts.push(`**Open event**: the catalog does not show every field (${curlyQuote(event.open.seed)}), so the payload accepts properties it does not list.`);
+  if (event.description) parts.push(markdownText(event.description));
+  if (event.open) parts.push(`**Open event**: the catalog does not show every field (${curlyQuote(markdownText(event.open.seed))}), so the payload accepts properties it does not list.`);
   if (event.extends.length > 0) parts.push(`Fields reused from: ${event.extends.map((r) => `\`${r}\``).join(', ')}.`);
   return parts.join(' ');
 }

@@ -15,6 +15,7 @@
  * type, the shared type's name. Every page starts with the banner as an HTML comment.
  */
 import { bannerText, eventSources } from '../common/banner.js';
+import { markdownText } from '../common/safe-text.js';
 import { blockQuote, byCodeUnit, inlineCode, plural } from '../common/text.js';
 import { typeNotation } from '../common/type-notation.js';
 import { versionHistory, type VersionStep } from '../compat/diff.js';
@@ -65,8 +66,8 @@ export function domainPage(domain: string): string {
 type PageOf = (type: string) => string;
 
 const banner = (sources: readonly string[]): string => `<!-- ${bannerText(sources).replace(/--/g, '- -')} -->\n`;
-/** Text for one table cell: no pipes or line breaks. */
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+/** Catalog text for one table cell or one line: no HTML, pipes or line breaks. */
+const cell = (text: string): string => markdownText(text).replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 const anchor = (id: string): string => `<a id="${id}"></a>`;
 
 const eventLink = (key: string, from: string, pageOf: PageOf): string => {
@@ -100,12 +101,12 @@ const gapWhere = (gap: { after?: string; before?: string }, from: string, pageOf
 function gapLines(gap: GapModel, from: string, pageOf: PageOf): string[] {
   switch (gap.kind) {
     case 'not_shown':
-      return [`- **Not shown: ${gap.topic}** (${gap.section})`, '', blockQuote(gap.seed).replace(/^/gm, '  ')];
+      return [`- **Not shown: ${cell(gap.topic)}** (${cell(gap.section)})`, '', blockQuote(markdownText(gap.seed)).replace(/^/gm, '  ')];
     case 'events_not_shown':
-      return [`- **Events not shown**, ${gapWhere(gap, from, pageOf)} (${gap.section})`, '', blockQuote(gap.seed).replace(/^/gm, '  ')];
+      return [`- **Events not shown**, ${gapWhere(gap, from, pageOf)} (${cell(gap.section)})`, '', blockQuote(markdownText(gap.seed)).replace(/^/gm, '  ')];
     case 'unnamed_event': {
       const visible = gap.visibleFields.map((f) => `${inlineCode(f.name)} (${typeNotation(f.type)})`).join(', ');
-      return [`- **An unnamed event**, ${gapWhere(gap, from, pageOf)}; visible fields: ${visible} (${gap.section})`, '', blockQuote(gap.seed).replace(/^/gm, '  ')];
+      return [`- **An unnamed event**, ${gapWhere(gap, from, pageOf)}; visible fields: ${visible} (${cell(gap.section)})`, '', blockQuote(markdownText(gap.seed)).replace(/^/gm, '  ')];
     }
   }
 }
@@ -136,9 +137,9 @@ function reuseLink(ref: string, event: EventVersionModel, page: string, pageOf: 
 
 function eventVersionSection(model: CatalogModel, event: EventVersionModel, page: string, pageOf: PageOf): string[] {
   const lines = ['', anchor(event.name), `### ${inlineCode(event.type)} ${event.version}`, ''];
-  if (event.description) lines.push(event.description, '');
+  if (event.description) lines.push(markdownText(event.description), '');
   if (event.open) {
-    lines.push(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:`, '', blockQuote(event.open.seed), '');
+    lines.push(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:`, '', blockQuote(markdownText(event.open.seed)), '');
   }
   const reused = event.extends.map((ref) => reuseLink(ref, event, page, pageOf));
   if (reused.length === 1) lines.push(`Extends ${reused[0]}: its fields come first.`, '');
@@ -148,7 +149,7 @@ function eventVersionSection(model: CatalogModel, event: EventVersionModel, page
     if (gap.kind === 'not_shown' || (gap.after !== event.key && gap.before !== event.key)) continue;
     const where = gap.after === event.key ? 'after' : 'before';
     const what = gap.kind === 'unnamed_event' ? `An unnamed event ${where} this one is not shown (visible fields: ${gap.visibleFields.map((f) => inlineCode(f.name)).join(', ')}). The seed:` : `Events ${where} this one are not shown. The seed:`;
-    lines.push('', `**Gap**: ${what}`, '', blockQuote(gap.seed));
+    lines.push('', `**Gap**: ${what}`, '', blockQuote(markdownText(gap.seed)));
   }
   return lines;
 }
@@ -158,7 +159,7 @@ function typeSections(model: CatalogModel, events: readonly EventVersionModel[],
   const lines: string[] = [];
   for (const type of new Set(events.map((e) => e.type))) {
     const versions = events.filter((e) => e.type === type);
-    lines.push('', anchor(type), `## ${inlineCode(type)}`, '', `Versions: ${versions.map((e) => inlineCode(e.version)).join(', ')}. Seed section: ${versions[0]!.section}.`);
+    lines.push('', anchor(type), `## ${inlineCode(type)}`, '', `Versions: ${versions.map((e) => inlineCode(e.version)).join(', ')}. Seed section: ${cell(versions[0]!.section)}.`);
     for (const event of versions) lines.push(...eventVersionSection(model, event, page, pageOf));
     const steps = history.get(type) ?? [];
     if (steps.length === 1) lines.push('', `**Version history**: ${inlineCode(steps[0]!.to)} is the only version shown.`);
@@ -202,8 +203,8 @@ function oneEventDomainsDoc(model: CatalogModel, events: EventVersionModel[], do
 
 function sharedTypeSection(shared: ObjectTypeModel, pageOf: PageOf): string[] {
   const lines = ['', anchor(shared.name), `## ${inlineCode(shared.name)}`, ''];
-  if (shared.description) lines.push(shared.description, '');
-  lines.push(`TypeScript: ${inlineCode(shared.tsName)}. Seed section: ${shared.section}.`, '', ...fieldTable(shared.fields, SHARED), '');
+  if (shared.description) lines.push(markdownText(shared.description), '');
+  lines.push(`TypeScript: ${inlineCode(shared.tsName)}. Seed section: ${cell(shared.section)}.`, '', ...fieldTable(shared.fields, SHARED), '');
   lines.push(shared.usedBy.length === 0 ? 'Used by no event.' : `Used by (directly or nested): ${shared.usedBy.map((key) => eventLink(key, SHARED, pageOf)).join(', ')}.`);
   return lines;
 }
@@ -258,7 +259,7 @@ function fragmentsDoc(model: CatalogModel, pageOf: PageOf): EmittedFile {
   ];
   for (const fragment of model.fragments) {
     lines.push('', anchor(fragment.name), `## ${inlineCode(fragment.name)}`, '');
-    if (fragment.description) lines.push(fragment.description, '');
+    if (fragment.description) lines.push(markdownText(fragment.description), '');
     const reused = fragment.extends.map((ref) => (ref.includes('@') ? eventLink(ref, FRAGMENTS, pageOf) : `[${inlineCode(ref)}](#${ref})`));
     if (reused.length > 0) lines.push(`Extends ${reused.join(', ')}: ${reused.length === 1 ? 'its fields come' : 'their fields come'} first.`, '');
     lines.push(...fieldTable(fragment.fields, FRAGMENTS), '');

@@ -4,6 +4,7 @@ import { codeBanner, eventSources } from '../common/banner.js';
 import type { CatalogModel, EventVersionModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
 import { payloadSchema, type JsonSchema, type SchemaMode } from './json-schema.js';
+import { runtimeRequires } from './runtime-requires.js';
 import { validatorPaths } from './validator-paths.js';
 
 /**
@@ -121,9 +122,10 @@ function standalone(event: EventVersionModel, schemas: JsonSchema[], allErrors: 
   }
   // ajv writes `require("ajv/dist/runtime/…")` for helpers some keywords need (string
   // lengths, deep equality, formats, $async): the modules must have no imports at all.
-  if (code.includes('require(')) {
+  const imports = runtimeRequires(code);
+  if (imports.length > 0) {
     throw new Error(
-      `validators: the ${variant} standalone code of ${event.key} contains require(): its schema uses a keyword whose ajv helper would have to be imported at run time`,
+      `validators: the ${variant} standalone code of ${event.key} contains require(${imports.join(', ')}): its schema uses a keyword whose ajv helper would have to be imported at run time`,
     );
   }
   return dropUnusedSchemaConstants(code.replace(/^"use strict";\n/, '').trim());

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { byCodeUnit } from '../common/text.js';
 import type { EmittedFile } from '../emit/emitted-file.js';
+import { replaceFolder } from './replace-folder.js';
 
 /** Every file under a directory, as `/`-separated paths relative to it, sorted. */
 export function listFiles(dir: string): string[] {
@@ -21,30 +22,14 @@ export function listFiles(dir: string): string[] {
 
 /**
  * Replaces `outDir` with exactly `files`, all or nothing: everything is written to a
- * sibling temporary folder first, then swapped in by renames. Stale files vanish with
- * the old folder. If anything fails, the old folder is put back.
+ * sibling folder first, then swapped in by renames (see `replaceFolder` for what a kill at
+ * any step leaves, and how the next run finishes it). Stale files vanish with the old folder.
  */
 export function writeGenerated(outDir: string, files: EmittedFile[]): void {
-  const staging = `${outDir}.staging-${process.pid}`;
-  const previous = `${outDir}.previous-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  try {
+  replaceFolder(outDir, (staging) => {
     for (const dir of new Set(files.map((file) => dirname(join(staging, file.path))))) mkdirSync(dir, { recursive: true });
     for (const file of files) writeFileSync(join(staging, file.path), file.contents);
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    throw error;
-  }
-  const hadPrevious = existsSync(outDir);
-  if (hadPrevious) renameSync(outDir, previous);
-  try {
-    renameSync(staging, outDir);
-  } catch (error) {
-    if (hadPrevious) renameSync(previous, outDir);
-    rmSync(staging, { recursive: true, force: true });
-    throw error;
-  }
-  rmSync(previous, { recursive: true, force: true });
+  });
 }
 
 export interface Staleness {

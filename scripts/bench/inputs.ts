@@ -51,7 +51,14 @@ export function prepareStream(count: number, invalidShare = 0.05): StreamInput {
 
 /** Every published message schema (tolerant), from the package under test (or the repository). */
 export function loadMessageSchemas(events: readonly ManifestEvent[], schemasRoot: string): MessageSchema[] {
-  return events.map((e) => ({ type: e.type, version: e.version, schema: readJson(join(schemasRoot, e.schema)) }));
+  return events.map((e) => ({ type: e.type, version: e.version, schema: readJson(join(schemasRoot, e.schema)), payload: readJson(join(schemasRoot, e.payloadSchema)) }));
+}
+
+/** Valid messages spread evenly: every event version in catalog order, each with a full payload, again and again up to `count`. */
+export function prepareEvenStream(count: number): string[] {
+  const model = catalogModel();
+  const one = model.events.map((event) => JSON.stringify({ type: event.type, version: event.version, payload: fullPayload(model, event) }));
+  return Array.from({ length: Math.max(count, one.length) }, (_, i) => one[i % one.length]!);
 }
 
 export interface ErrorPathInput {

@@ -12,6 +12,11 @@ export interface TimingOptions {
   minSamples: number;
   /** Untimed runs of each function before sampling (JIT warm-up); at least one, and no more once a second has gone by. */
   warmup: number;
+  /**
+   * Then more untimed runs until this many items (messages) have gone through: validators
+   * reach a steady state only after some 300k–1M messages. At most 5 s per function.
+   */
+  warmupItems: number;
 }
 
 export interface BenchStats {
@@ -36,6 +41,7 @@ export async function timeIt(name: string, items: number, fn: () => number, opti
   let result = fn();
   const warmupStart = performance.now();
   for (let i = 1; i < options.warmup && performance.now() - warmupStart < 1000; i++) result = fn();
+  for (let walked = items; walked < options.warmupItems && performance.now() - warmupStart < 5_000; walked += items) result = fn();
   const stats = await measure(
     () => {
       do_not_optimize(fn());

@@ -21,6 +21,7 @@ export interface ManifestEvent {
   tsName: string;
   open: boolean;
   schema: string;
+  payloadSchema: string;
   fields: { name: string; type: string; optional: boolean }[];
 }
 

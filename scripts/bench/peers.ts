@@ -10,9 +10,15 @@
  *   a Map type → version → schema (the same two-level lookup as ours), and the same schemas in
  *   nested `z.discriminatedUnion`s.
  *
+ * - `Map → ajv.compile`: what a user would most likely write by hand: a Map type → version →
+ *   `ajv.compile(payload schema)`, behind a five-line envelope check; first-error and
+ *   all-errors.
+ * - `Map → TypeBox Compile`: the same Map, with TypeBox 1.x compiling each payload schema.
+ *
  * Every peer is a `(message) => boolean`.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Compile } from 'typebox/compile';
 import { z } from 'zod';
 
 export type JsonSchema = { [key: string]: unknown };
@@ -21,7 +27,10 @@ export type Check = (message: unknown) => boolean;
 export interface MessageSchema {
   type: string;
   version: string;
+  /** The whole message (envelope and payload). */
   schema: JsonSchema;
+  /** The payload alone. */
+  payload: JsonSchema;
 }
 
 /** A message schema as a subschema: without `$schema`/`$comment` (root-only annotations); its `$id` stays, so its `#/$defs/…` refs resolve. */
@@ -86,4 +95,37 @@ export function zodDiscriminatedUnion(schemas: readonly MessageSchema[]): Check 
   const perType = [...grouped.values()].map((versions) => z.discriminatedUnion('version', versions as unknown as Options));
   const union = z.discriminatedUnion('type', perType as unknown as Options);
   return (message) => union.safeParse(message).success;
+}
+
+type PayloadCheck = (payload: unknown) => boolean;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A Map type → version → payload check, behind the envelope check a user would write. */
+function payloadMap(schemas: readonly MessageSchema[], compile: (payload: JsonSchema) => PayloadCheck): Check {
+  const table = new Map<string, Map<string, PayloadCheck>>();
+  for (const s of schemas) {
+    let versions = table.get(s.type);
+    if (!versions) table.set(s.type, (versions = new Map()));
+    versions.set(s.version, compile(s.payload));
+  }
+  return (message) => {
+    if (!isObject(message)) return false;
+    const { type, version, payload } = message;
+    if (typeof type !== 'string' || typeof version !== 'string' || !isObject(payload)) return false;
+    const check = table.get(type)?.get(version);
+    return check !== undefined && check(payload);
+  };
+}
+
+export function ajvPayloadMap(schemas: readonly MessageSchema[], options: { allErrors: boolean }): Check {
+  const ajv = new Ajv2020({ allErrors: options.allErrors });
+  return payloadMap(schemas, (payload) => ajv.compile(payload));
+}
+
+export function typeboxPayloadMap(schemas: readonly MessageSchema[]): Check {
+  return payloadMap(schemas, (payload) => {
+    const compiled = Compile(payload as never);
+    return (value) => compiled.Check(value);
+  });
 }

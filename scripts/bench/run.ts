@@ -24,7 +24,7 @@ import { ROOT, log, machineInfo, mustSpawn, readJson, tempDir, write, type Compi
 import { measureColdStart } from './cold-start.js';
 import type { ErrorPathJob, ErrorPathResult } from './error-path.js';
 import { measureGeneration } from './generation.js';
-import { loadMessageSchemas, prepareErrorPath, prepareStream } from './inputs.js';
+import { loadMessageSchemas, prepareErrorPath, prepareEvenStream, prepareStream } from './inputs.js';
 import type { TimingOptions } from './measure.js';
 import { loadManifestEvents, preparePackage } from './package.js';
 import { renderMarkdown, type BenchResults, GROUPS, type Group } from './report.js';
@@ -86,7 +86,7 @@ function settings(argv: string[]): Settings {
     outDir: values['out-dir'],
     groups,
     count: int(values.count, quick ? 300 : 10_000, 'count'),
-    timing: quick ? { minCpuMs: 20, minSamples: 3, warmup: 1 } : { minCpuMs: 1500, minSamples: 20, warmup: 10 },
+    timing: quick ? { minCpuMs: 20, minSamples: 3, warmup: 1, warmupItems: 0 } : { minCpuMs: 1500, minSamples: 20, warmup: 10, warmupItems: 1_000_000 },
     coldRuns: int(values['cold-runs'], quick ? 1 : 25, 'cold-runs'),
     generateRuns: int(values['generate-runs'], quick ? 1 : 3, 'generate-runs'),
     factors: factors.includes(1) ? factors : [1, ...factors],
@@ -174,7 +174,7 @@ async function main(): Promise<void> {
 
     if (pkg && wants('throughput')) {
       results.throughput = await timedGroup('throughput', () => {
-        const job: ThroughputJob = { group: 'throughput', rootFile: pkg.rootFile, stream: prepareStream(s.count), schemas, timing: s.timing };
+        const job: ThroughputJob = { group: 'throughput', rootFile: pkg.rootFile, stream: prepareStream(s.count), even: prepareEvenStream(s.count), schemas, timing: s.timing };
         return runWorker<ThroughputResult>(worker, work, pkg.nodeArgs, job);
       });
     }

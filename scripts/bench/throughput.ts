@@ -2,7 +2,7 @@
  * 1. Throughput: a stream of messages over every event (skewed mix, ~5 % broken, spread over
  * every error class), already parsed, through `validateEvent` and each peer, plus
  * `JSON.parse` of the same messages as text. Then the valid messages alone, against
- * `JSON.parse` of their text.
+ * `JSON.parse` of their text; then valid messages spread evenly over every event version.
  *
  * The input is prepared by the harness (`inputs.ts`); `measureThroughput` runs in the bench
  * worker, a plain `node` process with nothing else loaded.
@@ -10,12 +10,14 @@
 import { pathToFileURL } from 'node:url';
 import type { StreamInput } from './inputs.js';
 import { timeIt, type BenchStats, type TimingOptions } from './measure.js';
-import { ajvDiscriminator, ajvOneOf, zodDiscriminatedUnion, zodMap, type Check, type MessageSchema } from './peers.js';
+import { ajvDiscriminator, ajvOneOf, ajvPayloadMap, typeboxPayloadMap, zodDiscriminatedUnion, zodMap, type Check, type MessageSchema } from './peers.js';
 
 export interface ThroughputJob {
   group: 'throughput';
   rootFile: string;
   stream: StreamInput;
+  /** Valid message texts, every event version equally often. */
+  even: string[];
   schemas: MessageSchema[];
   timing: TimingOptions;
 }
@@ -31,10 +33,9 @@ export interface ThroughputResult {
   setupMs: Record<string, number>;
   stream: BenchStats[];
   validOnly: BenchStats[];
-}
-
-export function throughputJob(rootFile: string, stream: StreamInput, schemas: MessageSchema[], timing: TimingOptions): ThroughputJob {
-  return { group: 'throughput', rootFile, stream, schemas, timing };
+  /** Valid messages spread evenly over every event version. */
+  even: BenchStats[];
+  evenMessages: number;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -63,6 +64,9 @@ export async function measureThroughput(job: ThroughputJob): Promise<ThroughputR
     ['ajv discriminator (type → version)', timed(setupMs, 'ajv discriminator (type → version)', () => ajvDiscriminator(job.schemas))],
     ['zod 4, Map type → version → schema', timed(setupMs, 'zod 4, Map type → version → schema', () => zodMap(job.schemas))],
     ['zod 4, nested discriminatedUnion', timed(setupMs, 'zod 4, nested discriminatedUnion', () => zodDiscriminatedUnion(job.schemas))],
+    ['Map → ajv.compile (first error)', timed(setupMs, 'Map → ajv.compile (first error)', () => ajvPayloadMap(job.schemas, { allErrors: false }))],
+    ['Map → ajv.compile (allErrors)', timed(setupMs, 'Map → ajv.compile (allErrors)', () => ajvPayloadMap(job.schemas, { allErrors: true }))],
+    ['Map → TypeBox 1.x Compile', timed(setupMs, 'Map → TypeBox 1.x Compile', () => typeboxPayloadMap(job.schemas))],
     ['ajv oneOf over every message schema', timed(setupMs, 'ajv oneOf over every message schema', () => ajvOneOf(job.schemas))],
   ];
 
@@ -82,6 +86,12 @@ export async function measureThroughput(job: ThroughputJob): Promise<ThroughputR
   }
   const decodeDisagree = texts.filter((t, i) => root.decodeEvent(t).ok !== oursVerdicts[i]).length;
   disagreements['decodeEvent (text)'] = decodeDisagree;
+  const evenMessages: unknown[] = job.even.map((t) => JSON.parse(t) as unknown);
+  // Every evenly spread message is valid: ours and every peer must accept each one.
+  for (const [name, check] of [['ours: validateEvent', ours] as const, ...peers]) {
+    const rejected = evenMessages.filter((m) => !check(m)).length;
+    if (rejected > 0) disagreements[`${name} (evenly spread, rejects valid)`] = rejected;
+  }
 
   const composition: Record<string, number> = {};
   for (const kind of kinds) composition[kind] = (composition[kind] ?? 0) + 1;
@@ -118,6 +128,11 @@ export async function measureThroughput(job: ThroughputJob): Promise<ThroughputR
   validOnly.push(await timeIt('JSON.parse of the same messages (text)', validTexts.length, parseAll(validTexts), t));
   for (const [name, check] of peers) validOnly.push(await timeIt(name, validMessages.length, walk(check, validMessages), t));
 
+  const even: BenchStats[] = [];
+  even.push(await timeIt('ours: validateEvent', evenMessages.length, walk(ours, evenMessages), t));
+  even.push(await timeIt('JSON.parse of the same messages (text)', job.even.length, parseAll(job.even), t));
+  for (const [name, check] of peers) even.push(await timeIt(name, evenMessages.length, walk(check, evenMessages), t));
+
   return {
     messages: messages.length,
     validMessages: validMessages.length,
@@ -128,5 +143,7 @@ export async function measureThroughput(job: ThroughputJob): Promise<ThroughputR
     setupMs,
     stream,
     validOnly,
+    even,
+    evenMessages: evenMessages.length,
   };
 }

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILDS, SPAWNS } from '../support/timeouts.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = '@data-import/event-catalog';
@@ -32,7 +33,7 @@ beforeAll(() => {
   tarballPath = join(work, tarball);
   write(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball)], { cwd: consumer, stdio: 'pipe' });
-}, 300_000);
+}, BUILDS);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const MESSAGE = `{ type: 'account.created', version: 'v1', payload: { account_number: 'A-1', account_user_emails: [] } }`;
@@ -42,7 +43,7 @@ describe('the packed tarball', () => {
     const result = run(process.execPath, [join(ROOT, 'node_modules/publint/src/cli.js'), 'run', '--strict', tarballPath], ROOT);
     expect(result.stdout + result.stderr).toContain('All good!');
     expect(result.status).toBe(0);
-  });
+  }, SPAWNS);
 
   it('has no type resolution problems (are the types wrong?) for the root and event entries', () => {
     const entrypoints = ['.', './events/account.created/v1', './events/contract-groups.memberships-changed/v-alpha1', './manifest.json', './package.json'];
@@ -50,7 +51,7 @@ describe('the packed tarball', () => {
     const report = JSON.parse(result.stdout) as { problems?: unknown[]; analysis?: { problems?: unknown[] } };
     expect(report.analysis?.problems ?? report.problems).toEqual([]);
     expect(result.status).toBe(0);
-  });
+  }, SPAWNS);
 });
 
 describe('JavaScript consumers', () => {
@@ -66,7 +67,7 @@ console.log(JSON.stringify([ok.ok, bad.ok, bad.error.issues[0].path, accountCrea
     const result = run(process.execPath, ['esm.mjs'], consumer);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual([true, false, '/payload/account_number', true, 228]);
-  });
+  }, SPAWNS);
 
   it('CommonJS require validates a message, at the root and through an event entry', () => {
     write(
@@ -80,7 +81,7 @@ console.log(JSON.stringify([validateEvent(${MESSAGE}).ok, accountCreatedV1.valid
     const result = run(process.execPath, ['cjs.cjs'], consumer);
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual([true, true, 'unknown_event_type']);
-  });
+  }, SPAWNS);
 
   it('ships the JSON Schemas and the manifest', () => {
     write(
@@ -91,14 +92,14 @@ console.log(JSON.stringify([schema.$id, manifest.events.length]));`,
     );
     const result = run(process.execPath, ['schemas.mjs'], consumer);
     expect(JSON.parse(result.stdout)).toEqual(['urn:data-import-events:event:account.created:v1:message', 228]);
-  });
+  }, SPAWNS);
 
   it('installs a working `event-catalog` command', () => {
     write(join(consumer, 'dump.jsonl'), `${JSON.stringify({ type: 'account.occupied', version: 'v1', payload: { account_number: 'A-1' } })}\n{ not json\n`);
     const result = run(join(consumer, 'node_modules/.bin/event-catalog'), ['validate', 'dump.jsonl', '--json'], consumer);
     expect(result.status).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ lines: 2, valid: 1, malformed: 1 });
-  });
+  }, SPAWNS);
 });
 
 const TYPED_CONSUMER = `import { createHandler, validateEvent, type CatalogEvent, type EventOf, type PayloadOf } from '${PACKAGE}';
@@ -145,13 +146,60 @@ describe.each(Object.entries(compilers))('TypeScript consumers with %s', (_name,
     const result = typeCheck(compiler, resolution, 'consumer.ts');
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
-  });
+  }, SPAWNS);
 
   it('report a wrong field type on EventOf<…>', () => {
     const result = typeCheck(compiler, 'nodenext', 'wrong.ts');
     expect(result.status).not.toBe(0);
     expect(result.stdout).toMatch(/wrong\.ts\(2,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/);
+  }, SPAWNS);
+});
+
+/**
+ * Every TypeScript block of the README, in order. A block without an import continues the
+ * block before it (the README introduces an import once and then uses it).
+ */
+function readmeSnippets(): string[] {
+  const blocks = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
+  const snippets: string[] = [];
+  for (const block of blocks) {
+    if (/^import /m.test(block) || snippets.length === 0) snippets.push(block);
+    else snippets[snippets.length - 1] += `\n${block}`;
+  }
+  return snippets;
+}
+
+/** What a reader's own code provides around a README snippet: its placeholders, declared. */
+const README_PLACEHOLDERS = `import type * as ReadersOwn from '${PACKAGE}';
+declare const text: string;
+declare const rawBytes: Uint8Array;
+declare const message: unknown;
+declare const payload: unknown;
+declare const x: unknown;
+declare function welcome(accountNumber: string): void;
+declare function revoke(agreementId: number, accountNumber?: string): void;
+declare function deadLetter(error: ReadersOwn.EventError): void;
+declare function handleEvent(event: ReadersOwn.CatalogEvent): void;
+export {};
+`;
+
+describe('the README', () => {
+  const snippets = readmeSnippets();
+
+  it('has TypeScript examples to check', () => {
+    expect(snippets.length).toBeGreaterThanOrEqual(3);
   });
+
+  it.each(Object.entries(compilers))('TypeScript blocks all compile against the packed package with %s', (_name, compiler) => {
+    const project = join(consumer, 'readme');
+    const files = snippets.map((_, i) => `snippet-${i + 1}.ts`);
+    snippets.forEach((snippet, i) => write(join(project, files[i]!), `${README_PLACEHOLDERS}${snippet}`));
+    write(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
+    write(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false, types: [] }, files }));
+    const result = run(process.execPath, [compiler, '-p', project], project);
+    expect(result.stdout + result.stderr).toBe('');
+    expect(result.status).toBe(0);
+  }, SPAWNS);
 });
 
 it('bundling one event entry with esbuild pulls in no other event', async () => {
@@ -165,4 +213,4 @@ it('bundling one event entry with esbuild pulls in no other event', async () => 
   const allEvents = readdirSync(join(consumer, 'node_modules/@data-import/event-catalog/dist/events'));
   expect(allEvents.length).toBeGreaterThan(200);
   void readFileSync;
-});
+}, SPAWNS);

@@ -25,7 +25,9 @@
  * `s`→`string`, `i`→`integer`, `n`→`number`, `b`→`boolean`, `o`→`object`,
  * `a[T]`→`T[]`; shared type names are kept as written; `(defined below)` is dropped.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** One field of a payload or shared type, its type in catalog notation (`string`, `Period[]`). */
 export interface SeedField {
@@ -90,11 +92,22 @@ export interface SeedCounts {
   gaps: number;
 }
 
-/** Where the seed lives: `/work/shared/seeds/…`, beside the repository. */
-export const SEED_URL = new URL('../../../shared/seeds/001_a55880cd876b04bd.txt', import.meta.url);
+const SEED_NAME = '001_a55880cd876b04bd.txt';
 
-export function readSeedText(): string {
-  return readFileSync(SEED_URL, 'utf8');
+/** Where to look for the seed: `$EVENT_CATALOG_SEED` if set, else `../shared/seeds/` beside the repository. */
+export const SEED_PATH = process.env.EVENT_CATALOG_SEED
+  ? resolve(process.env.EVENT_CATALOG_SEED)
+  : fileURLToPath(new URL(`../../../shared/seeds/${SEED_NAME}`, import.meta.url));
+
+/**
+ * The seed's text, or why it cannot be read. The seed sits beside the repository, not in
+ * it, so a clone elsewhere has none: the fidelity check then cannot run, and says so.
+ */
+export function readSeed(): { text: string } | { missing: string } {
+  if (!existsSync(SEED_PATH)) {
+    return { missing: `the seed ${SEED_NAME} is not at ${SEED_PATH} (set EVENT_CATALOG_SEED to its path)` };
+  }
+  return { text: readFileSync(SEED_PATH, 'utf8') };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -165,7 +178,7 @@ type Pending =
   | { kind: 'row'; row: RawRow }
   | { kind: 'prose'; event: SeedEventVersion };
 
-export function parseSeedCatalog(text: string = readSeedText()): SeedCatalog {
+export function parseSeedCatalog(text: string): SeedCatalog {
   const lines = text.split(/\r?\n/);
   const pending: Pending[] = [];
   const sharedTypes: SeedSharedType[] = [];
