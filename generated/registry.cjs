@@ -460,3 +460,7 @@ exports.eventCatalog = Object.freeze([
   Object.freeze({ type: "lifecycle.leave-supplier.completed", version: "v3", name: "lifecycle.leave-supplier.completed-v3", open: false }),
   Object.freeze({ type: "lifecycle.leave-supplier.requested", version: "v2", name: "lifecycle.leave-supplier.requested-v2", open: false }),
 ]);
+/** The `$id` of an event version's message schema (`schemas/events/<type>/<version>/message.schema.json`). */
+exports.messageSchemaId = function messageSchemaId(type, version) {
+  return "urn:data-import-events:event:" + type + ":" + version + ":message";
+};

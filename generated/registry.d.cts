@@ -5,3 +5,5 @@ import type { CompiledEventModule } from '../runtime/compiled-validator.js' with
 export declare const compiledEvents: ReadonlyMap<string, ReadonlyMap<string, () => CompiledEventModule>>;
 /** Every event version in the catalog, in catalog order. */
 export declare const eventCatalog: readonly { readonly type: string; readonly version: string; readonly name: string; readonly open: boolean }[];
+/** The `$id` of an event version's message schema (`schemas/events/<type>/<version>/message.schema.json`). */
+export declare function messageSchemaId(type: string, version: string): string;

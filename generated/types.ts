@@ -2000,9 +2000,9 @@ export interface BillingRebateAcceptedV1Event {
  * Open: the catalog does not show every field (seed: "any properties listed before these: not shown"), so unlisted properties are accepted.
  */
 export interface ConsentsConsentUpdatedV1Payload {
+  [k: string]: unknown;
   signing_identity: ConsentsConsentsSigningIdentity;
   consent: ConsentsConsentsConsent;
-  [k: string]: unknown;
 }
 
 /** The `consents.consent.updated` v1 message: the envelope around {@link ConsentsConsentUpdatedV1Payload}. */
@@ -3333,10 +3333,10 @@ export interface IndustryAusElectricityMeterExchangeServiceOrderRequestFailedV1E
  * Open: the catalog does not show every field (seed: "remaining fields: not shown"), so unlisted properties are accepted.
  */
 export interface IndustryAusElectricityMeterExchangeServiceOrderRequestedV1Payload {
+  [k: string]: unknown;
   nmi: string;
   service_order_id?: number;
   service_order_number: string;
-  [k: string]: unknown;
 }
 
 /** The `industry.aus.electricity.meter_exchange_service_order.requested` v1 message: the envelope around {@link IndustryAusElectricityMeterExchangeServiceOrderRequestedV1Payload}. */

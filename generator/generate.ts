@@ -1,15 +1,20 @@
 /**
- * The generator, stage by stage: load → (check, resolve) → emit schemas, types,
- * validators, index (registry, manifest, event entries), docs, AsyncAPI. Everything
- * happens in memory; writing is the caller's last step, so a failure anywhere leaves
+ * The generator, stage by stage: load (read, check, resolve) → emit schemas, types,
+ * validators, index (registry, event entries, manifest), docs, AsyncAPI. Everything happens
+ * in memory on one thread; writing is the caller's last step, so a failure anywhere leaves
  * `generated/` untouched.
  */
 import { loadCatalog, type CatalogSourceFile } from './catalog/load-catalog.js';
 import type { CatalogProblem } from './catalog/problems.js';
-import { byCodeUnit, type EmittedFile } from './emit/emitted-file.js';
+import { byCodeUnit } from './common/text.js';
+import { emitAsyncApi } from './emit/asyncapi.js';
+import { emitDocs } from './emit/docs.js';
+import type { EmittedFile } from './emit/emitted-file.js';
+import { emitEventEntries } from './emit/event-entries.js';
 import { emitSchemas } from './emit/json-schema.js';
 import { emitManifest } from './emit/manifest.js';
-import { runWorkerStagesOnThread } from './worker-stages-thread.js';
+import { emitRegistry } from './emit/registry.js';
+import { emitTypes } from './emit/typescript.js';
 import { emitValidators } from './emit/validators.js';
 import type { CatalogModel } from './model.js';
 
@@ -22,19 +27,17 @@ export type GenerateResult =
   | { ok: true; model: CatalogModel; files: EmittedFile[]; warnings: CatalogProblem[]; timings: StageTiming[] }
   | { ok: false; errors: CatalogProblem[]; warnings: CatalogProblem[]; timings: StageTiming[] };
 
-export interface GenerateOptions {
-  /**
-   * Run the worker stages (types, registry, event entries, docs, AsyncAPI) on a worker
-   * thread while the main thread compiles the validators (the CLI does). Same code, same
-   * model: same output.
-   */
-  parallel?: boolean;
-}
+/** Every emitter, in the order it runs and is reported. Each is a pure function of the model. */
+const EMITTERS: readonly { stage: string; emit: (model: CatalogModel) => EmittedFile[] | Promise<EmittedFile[]> }[] = [
+  { stage: 'schemas', emit: emitSchemas },
+  { stage: 'types', emit: emitTypes },
+  { stage: 'validators', emit: emitValidators },
+  { stage: 'index', emit: (model) => [...emitRegistry(model), ...emitEventEntries(model), emitManifest(model)] },
+  { stage: 'docs', emit: emitDocs },
+  { stage: 'asyncapi', emit: (model) => [emitAsyncApi(model)] },
+];
 
-/** Stage names in the order they are reported, whichever thread ran them. */
-const STAGE_ORDER = ['load', 'schemas', 'types', 'validators', 'index', 'docs', 'asyncapi'];
-
-export async function generate(catalogFiles: CatalogSourceFile[], options: GenerateOptions = {}): Promise<GenerateResult> {
+export async function generate(catalogFiles: CatalogSourceFile[]): Promise<GenerateResult> {
   const timings: StageTiming[] = [];
   const timed = async <T>(stage: string, run: () => T | Promise<T>): Promise<T> => {
     const start = performance.now();
@@ -46,25 +49,8 @@ export async function generate(catalogFiles: CatalogSourceFile[], options: Gener
   const loaded = await timed('load', () => loadCatalog(catalogFiles));
   if (!loaded.model) return { ok: false, errors: loaded.errors, warnings: loaded.warnings, timings };
   const model = loaded.model;
-
-  // Started first so it overlaps everything below; never left unobserved if those fail.
-  const workerStages = options.parallel ? runWorkerStagesOnThread(model) : import('./worker-stages.js').then(({ runWorkerStages }) => runWorkerStages(model));
-  workerStages.catch(() => undefined);
-  const mainFiles = [
-    ...(await timed('schemas', () => emitSchemas(model))),
-    ...(await timed('validators', () => emitValidators(model))),
-    ...(await timed('index', () => [emitManifest(model)])),
-  ];
-  const fromWorker = await workerStages;
-  // 'index' has a part on each side (manifest here, registry and entries there): add them up.
-  for (const { stage, ms } of fromWorker.timings) {
-    const existing = timings.find((t) => t.stage === stage);
-    if (existing) existing.ms += ms;
-    else timings.push({ stage, ms });
-  }
-  timings.sort((a, b) => STAGE_ORDER.indexOf(a.stage) - STAGE_ORDER.indexOf(b.stage));
-  const files = [...mainFiles, ...fromWorker.files].sort((a, b) => byCodeUnit(a.path, b.path));
-
+  const files: EmittedFile[] = [];
+  for (const { stage, emit } of EMITTERS) files.push(...(await timed(stage, () => emit(model))));
+  files.sort((a, b) => byCodeUnit(a.path, b.path));
   return { ok: true, model, files, warnings: loaded.warnings, timings };
 }
-

@@ -60,6 +60,19 @@ export interface EventVersionModel {
   position: SourcePosition;
 }
 
+/** A field list the catalog writes once and reuses (`BASE`, `DEPOSIT_BASE`): documented, never emitted as a type. */
+export interface FragmentModel {
+  name: string;
+  /** Its fields, with its own reuse flattened. */
+  fields: FieldModel[];
+  description?: string;
+  /** The references it extends, as written. */
+  extends: string[];
+  /** Keys (`type@version`) of the event versions that extend it directly. */
+  extendedBy: string[];
+  position: SourcePosition;
+}
+
 export type GapModel =
   | { kind: 'events_not_shown'; after?: string; before?: string; seed: string; section: string; position: SourcePosition }
   | {
@@ -80,5 +93,7 @@ export interface CatalogModel {
   events: EventVersionModel[];
   /** Shared object types, in catalog order. */
   sharedTypes: ObjectTypeModel[];
+  /** Fragments, in catalog order. */
+  fragments: FragmentModel[];
   gaps: GapModel[];
 }

@@ -1,3 +1,4 @@
+import { messageSchemaId } from '../generated/registry.cjs';
 import type { CatalogEvent } from '../generated/types.js';
 import { rejection, type ValidateOptions, type ValidationResult } from './result.js';
 import { summarizeIssues } from './issues.js';
@@ -71,7 +72,7 @@ export function toCloudEvent(
     type: event.type,
     eventversion: event.version,
     datacontenttype: 'application/json',
-    dataschema: `urn:data-import-events:event:${event.type}:${event.version}:message`,
+    dataschema: messageSchemaId(event.type, event.version),
     data: event.payload,
   };
 }

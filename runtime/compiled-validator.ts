@@ -23,7 +23,7 @@ export interface CompiledValidatorPair {
   strict: CompiledValidator;
 }
 
-/** What each `generated/validators/<type>/<version>.js` module exports. */
+/** What each `generated/validators/<type>/<version>.cjs` module exports. */
 export interface CompiledEventModule {
   /** Stop at the first error: the path every message takes. */
   fast: CompiledValidatorPair;

@@ -1,4 +1,4 @@
-import { commentText } from '../emit/safe-text.js';
+import { commentText } from '../common/safe-text.js';
 import type { ProblemList } from './problems.js';
 
 /**

@@ -1,10 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { byCodeUnit } from '../common/text.js';
 import type { CatalogModel } from '../model.js';
 import { checkCatalogFileName } from './catalog-file-name.js';
 import { ProblemList, type CatalogProblem } from './problems.js';
-import { readCatalogFile, type RawCatalogFile } from './read-catalog-file.js';
-import { resolveCatalog } from './resolve-catalog.js';
+import { mergeFiles, type RawCatalogFile } from './read/raw-catalog.js';
+import { readCatalogFile } from './read/read-catalog-file.js';
+import { resolveCatalog } from './resolve/resolve-catalog.js';
+import { DECLARATION_RULES, MODEL_RULES } from './rules/index.js';
 
 export interface CatalogSourceFile {
   /** Path shown in messages, e.g. `catalog/02-account-events.yaml`. */
@@ -19,18 +22,23 @@ export interface LoadResult {
   warnings: CatalogProblem[];
 }
 
-/** Loads catalog files given as text (in the order given) into the resolved model. */
+/**
+ * The load stage: read each file (YAML → raw declarations), check every declaration rule,
+ * resolve into the model, check every model rule. Every problem of every step is collected;
+ * any error means no model.
+ */
 export function loadCatalog(files: CatalogSourceFile[]): LoadResult {
   const problems = new ProblemList();
-  if (files.length === 0) {
-    problems.error({ file: 'catalog', line: 1, col: 1 }, 'no catalog files (*.yaml) found');
-  }
+  if (files.length === 0) problems.error({ file: 'catalog', line: 1, col: 1 }, 'no catalog files (*.yaml) found');
   const raw: RawCatalogFile[] = [];
   for (const file of files) {
     const parsed = readCatalogFile(checkCatalogFileName(file.path, problems), file.text, problems);
     if (parsed) raw.push(parsed);
   }
-  const model = resolveCatalog(raw, problems);
+  const catalog = mergeFiles(raw);
+  for (const rule of DECLARATION_RULES) rule.check(catalog, problems);
+  const model = resolveCatalog(catalog, problems);
+  for (const rule of MODEL_RULES) rule.check(model, problems);
   const { errors, warnings } = problems;
   return errors.length > 0 ? { errors, warnings } : { model, errors, warnings };
 }
@@ -43,7 +51,7 @@ export function loadCatalog(files: CatalogSourceFile[]): LoadResult {
 export function readCatalogDir(dir: string, displayRoot = process.cwd()): CatalogSourceFile[] {
   const names = readdirSync(dir)
     .filter((name) => name.endsWith('.yaml'))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(byCodeUnit);
   return names.map((name) => ({
     path: relative(displayRoot, join(dir, name)).split('\\').join('/'),
     text: readFileSync(join(dir, name), 'utf8'),

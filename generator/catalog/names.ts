@@ -11,9 +11,9 @@ export const NAME_RULES = {
     text: '"v" and a number (v1), or "v-" and a pre-release label (v-alpha1)',
   },
   field: {
-    // `__proto__` cannot be an ordinary property of a JavaScript object.
-    pattern: /^(?!__proto__$)[a-z_][a-z0-9_]*$/,
-    text: 'a-z, 0-9 and "_", not starting with a digit (and not "__proto__")',
+    // Names every object inherits (`constructor`, `__proto__`) are refused by the object-prototype-names rule.
+    pattern: /^[a-z_][a-z0-9_]*$/,
+    text: 'a-z, 0-9 and "_", not starting with a digit',
   },
   sharedType: {
     pattern: /^[A-Za-z_][A-Za-z0-9_-]*$/,

@@ -15,10 +15,10 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { formatProblem, type CatalogProblem } from '../catalog/problems.js';
 import { baselineManifest, checkCompatibility, DEFAULT_BASELINE, exitCodeOf, formatReport, isManifestPath, loadCurrentCatalog } from '../compat/index.js';
 import type { CatalogModel } from '../model.js';
+import { HELP_OPTION, parseCliArgs } from './cli-args.js';
 import { recoverInterruptedWrite } from '../write/replace-folder.js';
 
 const USAGE = 'usage: npm run compat [-- --against <git-ref|manifest.json>] [--catalog <dir>] [--json] [--update-baseline]';
@@ -37,24 +37,17 @@ function writeBaseline(target: string, model: CatalogModel, note = ''): 0 {
 }
 
 function main(): number {
-  let args;
-  try {
-    args = parseArgs({
-      options: {
-        against: { type: 'string' },
-        catalog: { type: 'string', default: 'catalog' },
-        json: { type: 'boolean', default: false },
-        'update-baseline': { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }).values;
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-  if (args.help) {
-    console.log(USAGE);
-    return 0;
-  }
+  const parsed = parseCliArgs(USAGE, {
+    options: {
+      against: { type: 'string' },
+      catalog: { type: 'string', default: 'catalog' },
+      json: { type: 'boolean', default: false },
+      'update-baseline': { type: 'boolean', default: false },
+      ...HELP_OPTION,
+    },
+  });
+  if ('exit' in parsed) return parsed.exit;
+  const args = parsed.values;
 
   for (const note of recoverInterruptedWrite('generated')) console.error(`↺ ${note}`);
   const against = args.against ?? DEFAULT_BASELINE;

@@ -1,49 +1,39 @@
 /**
- * `npm run generate [-- --check] [--catalog <dir>] [--out <dir>]`
+ * `npm run generate [-- --check] [--catalog <dir>] [--out <dir>] [--verbose]`
  *
  * Compiles the catalog into `generated/`. With `--check`, writes nothing, and exits 1 with
- * a unified diff when `generated/` is not exactly what the catalog produces.
+ * a unified diff when `generated/` is not exactly what the catalog produces. Warnings are one
+ * line per kind unless `--verbose`.
  */
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { readCatalogDir } from '../catalog/load-catalog.js';
-import { formatProblem } from '../catalog/problems.js';
+import { formatProblem, formatWarnings } from '../catalog/problems.js';
 import { formatSummary, summarizeCatalog } from '../catalog/summary.js';
 import { generate } from '../generate.js';
 import { recoverInterruptedWrite } from '../write/replace-folder.js';
 import { compareGenerated, writeGenerated } from '../write/write-generated.js';
+import { HELP_OPTION, parseCliArgs, printUsage } from './cli-args.js';
 
-const USAGE = 'usage: npm run generate [-- --check] [--catalog <dir>] [--out <dir>]';
+const USAGE = 'usage: npm run generate [-- --check] [--catalog <dir>] [--out <dir>] [--verbose]';
 const MAX_DIFF_LINES = 400;
 
 async function main(): Promise<number> {
-  let args;
-  try {
-    args = parseArgs({
-      options: {
-        check: { type: 'boolean', default: false },
-        catalog: { type: 'string', default: 'catalog' },
-        out: { type: 'string', default: 'generated' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    }).values;
-  } catch (error) {
-    console.error(`✘ ${(error as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (args.help) {
-    console.log(USAGE);
-    return 0;
-  }
-
-  if (!existsSync(args.catalog)) {
-    console.error(`✘ catalog folder not found: ${args.catalog}\n${USAGE}`);
-    return 2;
-  }
+  const parsed = parseCliArgs(USAGE, {
+    options: {
+      check: { type: 'boolean', default: false },
+      catalog: { type: 'string', default: 'catalog' },
+      out: { type: 'string', default: 'generated' },
+      verbose: { type: 'boolean', default: false },
+      ...HELP_OPTION,
+    },
+  });
+  if ('exit' in parsed) return parsed.exit;
+  const args = parsed.values;
+  if (!existsSync(args.catalog)) return printUsage(USAGE, `✘ catalog folder not found: ${args.catalog}`);
   for (const note of recoverInterruptedWrite(args.out)) console.error(`↺ ${note}`);
   const started = performance.now();
-  const result = await generate(readCatalogDir(args.catalog), { parallel: true });
-  for (const problem of [...(result.ok ? [] : result.errors), ...result.warnings]) console.error(formatProblem(problem));
+  const result = await generate(readCatalogDir(args.catalog));
+  for (const line of [...(result.ok ? [] : result.errors.map(formatProblem)), ...formatWarnings(result.warnings, args.verbose)]) console.error(line);
   if (!result.ok) {
     console.error(`✘ catalog has ${result.errors.length} error(s); ${args.out}/ left unchanged`);
     return 1;

@@ -8,6 +8,7 @@
  * The same comparison, applied to an event's successive versions inside one catalog, is its
  * version history (`versionHistory`).
  */
+import { isPrimitive, parseTypeNotation } from '../common/type-notation.js';
 import { eventKey, type CatalogSnapshot, type SnapshotEvent, type SnapshotField, type SnapshotSharedType } from './snapshot.js';
 import { RULES, worst, type ChangeKind, type Severity } from './rules.js';
 
@@ -74,16 +75,9 @@ export interface CompatReport {
 
 // ── notation ────────────────────────────────────────────────────────────────────────────
 
-const PRIMITIVES = new Set(['string', 'integer', 'number', 'boolean', 'object']);
-
+/** A field's type in catalog notation, read by the one parser (a manifest may hold anything: then compared as text). */
 function parseNotation(type: string): { base: string; depth: number } {
-  let base = type;
-  let depth = 0;
-  while (base.endsWith('[]')) {
-    base = base.slice(0, -2);
-    depth++;
-  }
-  return { base, depth };
+  return parseTypeNotation(type) ?? { base: type, depth: 0 };
 }
 
 const typeText = (f: SnapshotField): string => `${f.type}${f.nullable ? ' | null' : ''}`;
@@ -113,8 +107,8 @@ function compareFieldTypes(before: SnapshotField, after: SnapshotField, path: st
   const details = { field: path, before: before.type, after: after.type };
   const changed = (): Change[] => [change(ctx, 'field-type-changed', `field \`${path}\` changed type: ${before.type} → ${after.type}`, details)];
   if (a.depth !== b.depth) return changed();
-  const aPrimitive = PRIMITIVES.has(a.base);
-  const bPrimitive = PRIMITIVES.has(b.base);
+  const aPrimitive = isPrimitive(a.base);
+  const bPrimitive = isPrimitive(b.base);
   if (aPrimitive && bPrimitive) {
     if (a.base === 'integer' && b.base === 'number') return [change(ctx, 'field-type-widened', `field \`${path}\` widened: ${before.type} → ${after.type}`, details)];
     return changed();
@@ -162,9 +156,9 @@ function compareFields(before: readonly SnapshotField[], after: readonly Snapsho
 
 function compareEvents(before: SnapshotEvent, after: SnapshotEvent, ctx: Context): Change[] {
   const changes: Change[] = [];
-  const quote = (seed?: string) => (seed ? ` (seed: "${seed}")` : '');
-  if (before.open && !after.open) changes.push(change(ctx, 'event-closed', `no longer open${quote(before.openSeed)}: unlisted properties are rejected in strict mode`, { before: 'open', after: 'closed' }));
-  if (!before.open && after.open) changes.push(change(ctx, 'event-opened', `now open${quote(after.openSeed)}: unlisted properties are accepted in every mode`, { before: 'closed', after: 'open' }));
+  const seedNote = (seed?: string) => (seed ? ` (seed: "${seed}")` : '');
+  if (before.open && !after.open) changes.push(change(ctx, 'event-closed', `no longer open${seedNote(before.openSeed)}: unlisted properties are rejected in strict mode`, { before: 'open', after: 'closed' }));
+  if (!before.open && after.open) changes.push(change(ctx, 'event-opened', `now open${seedNote(after.openSeed)}: unlisted properties are accepted in every mode`, { before: 'closed', after: 'open' }));
   changes.push(...compareFields(before.fields, after.fields, ctx));
   return changes;
 }

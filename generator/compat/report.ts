@@ -1,4 +1,5 @@
 /** The readable form of a `CompatReport` (the `--json` form is the report itself). */
+import { plural } from '../common/text.js';
 import type { Change, CompatReport } from './diff.js';
 import { RULES, type Severity } from './rules.js';
 
@@ -19,8 +20,6 @@ function changeLines(c: Change): string[] {
   else lines.push(`        tolerant consumers: ${rule.tolerant}`, `        strict consumers:   ${rule.strict}`);
   return lines;
 }
-
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 export interface FormatOptions {
   /** What was compared, for the heading (`catalog/`). */

@@ -6,8 +6,8 @@
  * side from the in-memory `CatalogModel`. Field types stay in catalog notation
  * (`string[]`, `billing-_billing-Ledger`); shared types are compared structurally by the diff.
  */
+import { typeNotation } from '../common/type-notation.js';
 import type { CatalogModel, FieldModel } from '../model.js';
-import { typeNotation } from '../emit/manifest.js';
 
 export interface SnapshotField {
   name: string;

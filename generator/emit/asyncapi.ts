@@ -17,12 +17,15 @@
  */
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
+import { bannerText } from '../common/banner.js';
+import { gapEntry } from '../common/manifest.js';
+import { pointerToken, schemaIds, schemaPaths } from '../common/schema-ids.js';
+import { curlyQuote } from '../common/text.js';
+import { typeNotation } from '../common/type-notation.js';
 import type { CatalogModel, EventVersionModel, GapModel, TypeRef } from '../model.js';
-import { bannerText } from './banner.js';
 import type { EmittedFile } from './emitted-file.js';
-import { payloadSchema, pointerToken, schemaIds, schemaPaths, sharedTypeSchema, type JsonSchema } from './json-schema.js';
-import { gapEntry, typeNotation } from './manifest.js';
-import { markdownText } from './safe-text.js';
+import { payloadSchema, sharedTypeSchema, withoutKeys, type JsonSchema } from './json-schema.js';
+import { markdownText } from '../common/safe-text.js';
 
 export const ASYNCAPI_PATH = 'asyncapi.yaml';
 
@@ -57,24 +60,18 @@ function toAsyncApiSchema(schema: JsonSchema): JsonSchema {
     }
     return out;
   };
-  const { $schema, $id, $defs, ...body } = schema;
-  void $schema;
-  void $id;
-  void $defs;
-  return convert(body) as JsonSchema;
+  return convert(withoutKeys(schema, ['$schema', '$id', '$defs'])) as JsonSchema;
 }
-
-const quote = (words: string): string => `“${markdownText(words)}”`;
 
 function gapLine(gap: GapModel): string {
   const where = `(${markdownText(`${gap.section}, ${gap.position.file}:${gap.position.line}`)})`;
   switch (gap.kind) {
     case 'not_shown':
-      return `- **${markdownText(gap.topic)}**: ${quote(gap.seed)} ${where}`;
+      return `- **${markdownText(gap.topic)}**: ${curlyQuote(markdownText(gap.seed))} ${where}`;
     case 'events_not_shown':
-      return `- **events not shown** after \`${gap.after ?? 'the start'}\`${gap.before ? ` up to \`${gap.before}\`` : ''}: ${quote(gap.seed)} ${where}`;
+      return `- **events not shown** after \`${gap.after ?? 'the start'}\`${gap.before ? ` up to \`${gap.before}\`` : ''}: ${curlyQuote(markdownText(gap.seed))} ${where}`;
     case 'unnamed_event':
-      return `- **an unnamed event** (no message here) of which only ${gap.visibleFields.map((f) => `\`${f.name}: ${typeNotation(f.type)}\``).join(' and ')} are visible: ${quote(gap.seed)} ${where}`;
+      return `- **an unnamed event** (no message here) of which only ${gap.visibleFields.map((f) => `\`${f.name}: ${typeNotation(f.type)}\``).join(' and ')} are visible: ${curlyQuote(markdownText(gap.seed))} ${where}`;
   }
 }
 
@@ -90,7 +87,7 @@ function infoDescription(model: CatalogModel, types: readonly string[]): string 
     '',
     '## Assumptions: delivery rules are not in the catalog',
     '',
-    `${deliveryGap ? `The catalog says: ${quote(deliveryGap.seed)}` : 'The catalog states no delivery rules.'} This document therefore assumes only what the package itself assumes:`,
+    `${deliveryGap ? `The catalog says: ${curlyQuote(markdownText(deliveryGap.seed))}` : 'The catalog states no delivery rules.'} This document therefore assumes only what the package itself assumes:`,
     '',
     `- **One channel, \`${BUS_CHANNEL}\`, with an unknown address** (\`address: null\`). Every message travels on it and is told apart by the envelope's \`type\` and \`version\`, as the package's \`validateEvent\` and \`createHandler\` read one stream of mixed events. No topic per event type is invented, since the bus's name, routing and filtering are not shown.`,
     `- **One \`receive\` operation, \`${RECEIVE_OPERATION}\`**, listing every message: the consumer's view (one stream, dispatched on \`type\` and \`version\`). Which service sends which event is not shown either, so there are no \`send\` operations.`,
@@ -101,7 +98,7 @@ function infoDescription(model: CatalogModel, types: readonly string[]): string 
     'What the catalog does not show is recorded, not invented (also as data in `x-gaps`):',
     '',
     ...model.gaps.map(gapLine),
-    ...open.map((e) => `- **open event** \`${e.type}\` ${e.version}: ${quote(e.open ? e.open.seed : '')}; its payload has \`additionalProperties: true\`.`),
+    ...open.map((e) => `- **open event** \`${e.type}\` ${e.version}: ${curlyQuote(markdownText(e.open ? e.open.seed : ''))}; its payload has \`additionalProperties: true\`.`),
     ...(hasObjectFields ? ['- **`object` fields** have no inner schema: any object is accepted.'] : []),
     '- **Dates and timestamps** are plain strings: the catalog states no format, so none is enforced.',
   ];
@@ -111,7 +108,7 @@ function infoDescription(model: CatalogModel, types: readonly string[]): string 
 function messageDescription(event: EventVersionModel): string {
   const parts = [`${event.type} ${event.version} (catalog name \`${event.name}\`).`];
   if (event.description) parts.push(markdownText(event.description));
-  if (event.open) parts.push(`**Open event**: the catalog does not show every field (${quote(event.open.seed)}), so the payload accepts properties it does not list.`);
+  if (event.open) parts.push(`**Open event**: the catalog does not show every field (${curlyQuote(markdownText(event.open.seed))}), so the payload accepts properties it does not list.`);
   if (event.extends.length > 0) parts.push(`Fields reused from: ${event.extends.map((r) => `\`${r}\``).join(', ')}.`);
   return parts.join(' ');
 }

@@ -1,58 +1,85 @@
 /**
  * `docs/`: a Markdown reference of the catalog, for people.
  *
- * - `docs/README.md`: an index by domain (the first segment of the event type) with counts,
- *   and every gap in the seed's words;
+ * - `docs/README.md`: an index by domain (`domainsOf`) with counts, and every gap in the
+ *   seed's words;
  * - `docs/<domain>.md`: a section per event type (catalog order) with its versions, a field
- *   table per version (name, type linked to its shared type, required or optional), open and
- *   gap notes quoted from the seed, and the version history (the compat diff of successive
- *   versions, generator/compat);
- * - `docs/shared-types.md`: every shared type, its fields, and the event versions using it.
+ *   table per version (name, type linked to its shared type, required or optional), what it
+ *   extends (linked), open and gap notes quoted from the seed, and the version history (the
+ *   compat diff of successive versions, generator/compat); the domains of one event share
+ *   `docs/one-event-domains.md`, so that every page holds several events;
+ * - `docs/shared-types.md`: every shared type, its fields, and the event versions using it;
+ * - `docs/fragments.md`: every fragment (`BASE`, …) the pages say an event extends.
  *
  * Anchors are explicit (`<a id="account.created-v1">`): the event's catalog name, the event
  * type, the shared type's name. Every page starts with the banner as an HTML comment.
  */
+import { bannerText, eventSources } from '../common/banner.js';
+import { markdownText } from '../common/safe-text.js';
+import { blockQuote, byCodeUnit, inlineCode, plural } from '../common/text.js';
+import { typeNotation } from '../common/type-notation.js';
 import { versionHistory, type VersionStep } from '../compat/diff.js';
 import type { Severity } from '../compat/rules.js';
 import { snapshotFromModel } from '../compat/snapshot.js';
 import type { CatalogModel, EventVersionModel, FieldModel, GapModel, ObjectTypeModel, TypeRef } from '../model.js';
-import { bannerText } from './banner.js';
-import { byCodeUnit, type EmittedFile } from './emitted-file.js';
-import { eventSources } from './json-schema.js';
-import { typeNotation } from './manifest.js';
-import { markdownText } from './safe-text.js';
+import type { EmittedFile } from './emitted-file.js';
 
 export const DOCS_DIR = 'docs';
 const INDEX = 'README.md';
 const SHARED = 'shared-types.md';
 
-/** The first segment of an event type: `billing` for `billing.ledger.entry_posted`. */
-export const domainOf = (type: string): string => type.split('.')[0]!;
+const FRAGMENTS = 'fragments.md';
+const ONE_EVENT_DOMAINS = 'one-event-domains.md';
+
+/**
+ * The domain of each event type, whose page shows it: the first segment of a dotted type
+ * (`billing` for `billing.ledger.entry_posted`). A type without dots shares a domain with the
+ * other dotless types of the same first word, named by the words they all begin with
+ * (`dunning_path_paused`, `dunning_path_started` → `dunning_path`), so that no page holds a
+ * lone event only because the seed named it without dots.
+ */
+export function domainsOf(types: Iterable<string>): Map<string, string> {
+  const domains = new Map<string, string>();
+  const dotless = new Map<string, string[]>();
+  for (const type of new Set(types)) {
+    if (type.includes('.')) domains.set(type, type.split('.')[0]!);
+    else {
+      const firstWord = type.split('_')[0]!;
+      dotless.set(firstWord, [...(dotless.get(firstWord) ?? []), type]);
+    }
+  }
+  for (const group of dotless.values()) {
+    const words = group.map((type) => type.split('_'));
+    let shared = 0;
+    while (shared < words[0]!.length && words.every((w) => w[shared] === words[0]![shared])) shared++;
+    for (const type of group) domains.set(type, group.length === 1 ? type : words[0]!.slice(0, shared).join('_'));
+  }
+  return domains;
+}
 
 /** A domain's page; never one of the other pages' names, whatever the case-folding of the file system. */
 export function domainPage(domain: string): string {
-  return ['readme', 'shared-types'].includes(domain.toLowerCase()) ? `events-${domain}.md` : `${domain}.md`;
+  return ['readme', 'shared-types', 'fragments', 'one-event-domains'].includes(domain.toLowerCase()) ? `events-${domain}.md` : `${domain}.md`;
 }
 
+/** The page an event type is on. */
+type PageOf = (type: string) => string;
+
 const banner = (sources: readonly string[]): string => `<!-- ${bannerText(sources).replace(/--/g, '- -')} -->\n`;
-const code = (text: string): string => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
 /** Catalog text for one table cell or one line: no HTML, pipes or line breaks. */
 const cell = (text: string): string => markdownText(text).replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
-/** The seed's words as a block quote, line by line. */
-const quote = (text: string): string => markdownText(text).split('\n').map((line) => `> ${line}`.trimEnd()).join('\n');
 const anchor = (id: string): string => `<a id="${id}"></a>`;
-const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
-const eventLink = (key: string, from: string): string => {
+const eventLink = (key: string, from: string, pageOf: PageOf): string => {
   const [type, version] = key.split('@') as [string, string];
-  const page = domainPage(domainOf(type));
-  return `[${code(type)} ${version}](${page === from ? '' : page}#${type}-${version})`;
+  const page = pageOf(type);
+  return `[${inlineCode(type)} ${version}](${page === from ? '' : page}#${type}-${version})`;
 };
 
 function typeCell(type: TypeRef, from: string): string {
   let base = type;
   while (base.kind === 'array') base = base.items;
-  const text = code(typeNotation(type));
+  const text = inlineCode(typeNotation(type));
   return base.kind === 'named' ? `[${text}](${from === SHARED ? '' : SHARED}#${base.name})` : text;
 }
 
@@ -63,23 +90,23 @@ function fieldTable(fields: readonly FieldModel[], from: string): string[] {
   for (const f of fields) {
     const presence = `${f.optional ? 'optional' : 'required'}${f.nullable ? ', may be `null`' : ''}`;
     const description = described ? (f.description ? ` ${cell(f.description)} |` : ' |') : '';
-    lines.push(`| ${code(f.name)} | ${typeCell(f.type, from)} | ${presence} |${description}`);
+    lines.push(`| ${inlineCode(f.name)} | ${typeCell(f.type, from)} | ${presence} |${description}`);
   }
   return lines;
 }
 
-const gapWhere = (gap: { after?: string; before?: string }, from: string): string =>
-  [gap.after && `after ${eventLink(gap.after, from)}`, gap.before && `before ${eventLink(gap.before, from)}`].filter(Boolean).join(', ');
+const gapWhere = (gap: { after?: string; before?: string }, from: string, pageOf: PageOf): string =>
+  [gap.after && `after ${eventLink(gap.after, from, pageOf)}`, gap.before && `before ${eventLink(gap.before, from, pageOf)}`].filter(Boolean).join(', ');
 
-function gapLines(gap: GapModel, from: string): string[] {
+function gapLines(gap: GapModel, from: string, pageOf: PageOf): string[] {
   switch (gap.kind) {
     case 'not_shown':
-      return [`- **Not shown: ${cell(gap.topic)}** (${cell(gap.section)})`, '', quote(gap.seed).replace(/^/gm, '  ')];
+      return [`- **Not shown: ${cell(gap.topic)}** (${cell(gap.section)})`, '', blockQuote(markdownText(gap.seed)).replace(/^/gm, '  ')];
     case 'events_not_shown':
-      return [`- **Events not shown**, ${gapWhere(gap, from)} (${cell(gap.section)})`, '', quote(gap.seed).replace(/^/gm, '  ')];
+      return [`- **Events not shown**, ${gapWhere(gap, from, pageOf)} (${cell(gap.section)})`, '', blockQuote(markdownText(gap.seed)).replace(/^/gm, '  ')];
     case 'unnamed_event': {
-      const visible = gap.visibleFields.map((f) => `${code(f.name)} (${typeNotation(f.type)})`).join(', ');
-      return [`- **An unnamed event**, ${gapWhere(gap, from)}; visible fields: ${visible} (${cell(gap.section)})`, '', quote(gap.seed).replace(/^/gm, '  ')];
+      const visible = gap.visibleFields.map((f) => `${inlineCode(f.name)} (${typeNotation(f.type)})`).join(', ');
+      return [`- **An unnamed event**, ${gapWhere(gap, from, pageOf)}; visible fields: ${visible} (${cell(gap.section)})`, '', blockQuote(markdownText(gap.seed)).replace(/^/gm, '  ')];
     }
   }
 }
@@ -91,110 +118,180 @@ function historyTable(steps: readonly VersionStep[]): string[] {
   const lines = ['| version | changes from the previous version | as an edit of the previous version |', '|---|---|---|'];
   for (const step of steps) {
     if (step.from === null) {
-      lines.push(`| ${code(step.to)} | first version | — |`);
+      lines.push(`| ${inlineCode(step.to)} | first version | — |`);
       continue;
     }
     const what = step.changes.length === 0 ? 'no change to the payload' : step.changes.map((c) => cell(c.message)).join('; ');
     const verdict = step.severity ? VERDICT[step.severity] : 'no change';
-    lines.push(`| ${code(step.to)} | from ${code(step.from)}: ${what} | ${verdict} |`);
+    lines.push(`| ${inlineCode(step.to)} | from ${inlineCode(step.from)}: ${what} | ${verdict} |`);
   }
   return lines;
 }
 
-function eventVersionSection(model: CatalogModel, event: EventVersionModel, page: string): string[] {
-  const lines = ['', anchor(event.name), `### ${code(event.type)} ${event.version}`, ''];
+/** A reference of `extends`, linked: a version of the same type, another event version, or a fragment. */
+function reuseLink(ref: string, event: EventVersionModel, page: string, pageOf: PageOf): string {
+  if (/^v/.test(ref) && !ref.includes('@')) return `[${inlineCode(ref)}](#${event.type}-${ref})`;
+  if (ref.includes('@')) return eventLink(ref, page, pageOf);
+  return `[${inlineCode(ref)}](${FRAGMENTS}#${ref})`;
+}
+
+function eventVersionSection(model: CatalogModel, event: EventVersionModel, page: string, pageOf: PageOf): string[] {
+  const lines = ['', anchor(event.name), `### ${inlineCode(event.type)} ${event.version}`, ''];
   if (event.description) lines.push(markdownText(event.description), '');
   if (event.open) {
-    lines.push(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:`, '', quote(event.open.seed), '');
+    lines.push(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:`, '', blockQuote(markdownText(event.open.seed)), '');
   }
-  if (event.extends.length === 1) lines.push(`Extends ${code(event.extends[0]!)}: its fields come first.`, '');
-  if (event.extends.length > 1) lines.push(`Extends ${event.extends.map(code).join(', ')}: their fields come first, in that order.`, '');
+  const reused = event.extends.map((ref) => reuseLink(ref, event, page, pageOf));
+  if (reused.length === 1) lines.push(`Extends ${reused[0]}: its fields come first.`, '');
+  if (reused.length > 1) lines.push(`Extends ${reused.join(', ')}: their fields come first, in that order.`, '');
   lines.push(...fieldTable(event.fields, page));
   for (const gap of model.gaps) {
     if (gap.kind === 'not_shown' || (gap.after !== event.key && gap.before !== event.key)) continue;
     const where = gap.after === event.key ? 'after' : 'before';
-    const what = gap.kind === 'unnamed_event' ? `An unnamed event ${where} this one is not shown (visible fields: ${gap.visibleFields.map((f) => code(f.name)).join(', ')}). The seed:` : `Events ${where} this one are not shown. The seed:`;
-    lines.push('', `**Gap**: ${what}`, '', quote(gap.seed));
+    const what = gap.kind === 'unnamed_event' ? `An unnamed event ${where} this one is not shown (visible fields: ${gap.visibleFields.map((f) => inlineCode(f.name)).join(', ')}). The seed:` : `Events ${where} this one are not shown. The seed:`;
+    lines.push('', `**Gap**: ${what}`, '', blockQuote(markdownText(gap.seed)));
   }
   return lines;
 }
 
-function domainDoc(model: CatalogModel, domain: string, events: EventVersionModel[], history: Map<string, VersionStep[]>): EmittedFile {
+/** A section per event type: its versions, each version's fields, its version history. */
+function typeSections(model: CatalogModel, events: readonly EventVersionModel[], page: string, history: Map<string, VersionStep[]>, pageOf: PageOf): string[] {
+  const lines: string[] = [];
+  for (const type of new Set(events.map((e) => e.type))) {
+    const versions = events.filter((e) => e.type === type);
+    lines.push('', anchor(type), `## ${inlineCode(type)}`, '', `Versions: ${versions.map((e) => inlineCode(e.version)).join(', ')}. Seed section: ${cell(versions[0]!.section)}.`);
+    for (const event of versions) lines.push(...eventVersionSection(model, event, page, pageOf));
+    const steps = history.get(type) ?? [];
+    if (steps.length === 1) lines.push('', `**Version history**: ${inlineCode(steps[0]!.to)} is the only version shown.`);
+    else lines.push('', `### Version history of ${inlineCode(type)}`, '', ...historyTable(steps));
+  }
+  return lines;
+}
+
+const sourcesOf = (model: CatalogModel, events: readonly EventVersionModel[]): string[] => [...new Set(events.flatMap((e) => eventSources(model, e)))].sort(byCodeUnit);
+
+function domainDoc(model: CatalogModel, domain: string, events: EventVersionModel[], history: Map<string, VersionStep[]>, pageOf: PageOf): EmittedFile {
   const page = domainPage(domain);
   const types = [...new Set(events.map((e) => e.type))];
-  const sources = [...new Set(events.flatMap((e) => eventSources(model, e)))].sort(byCodeUnit);
   const lines = [
-    `# ${code(domain)} events`,
+    `# ${inlineCode(domain)} events`,
     '',
     `${plural(types.length, 'event type')}, ${plural(events.length, 'event version')}. [All domains](${INDEX}) · [Shared types](${SHARED})`,
     '',
     '| event type | versions |',
     '|---|---|',
-    ...types.map((type) => `| [${code(type)}](#${type}) | ${events.filter((e) => e.type === type).map((e) => `[${e.version}](#${e.name})`).join(', ')} |`),
+    ...types.map((type) => `| [${inlineCode(type)}](#${type}) | ${events.filter((e) => e.type === type).map((e) => `[${e.version}](#${e.name})`).join(', ')} |`),
+    ...typeSections(model, events, page, history, pageOf),
   ];
-  for (const type of types) {
-    const versions = events.filter((e) => e.type === type);
-    lines.push('', anchor(type), `## ${code(type)}`, '', `Versions: ${versions.map((e) => code(e.version)).join(', ')}. Seed section: ${cell(versions[0]!.section)}.`);
-    for (const event of versions) lines.push(...eventVersionSection(model, event, page));
-    const steps = history.get(type) ?? [];
-    if (steps.length === 1) lines.push('', `**Version history**: ${code(steps[0]!.to)} is the only version.`);
-    else lines.push('', `### Version history of ${code(type)}`, '', ...historyTable(steps));
-  }
-  return { path: `${DOCS_DIR}/${page}`, contents: banner(sources) + lines.join('\n') + '\n' };
+  return { path: `${DOCS_DIR}/${page}`, contents: banner(sourcesOf(model, events)) + lines.join('\n') + '\n' };
 }
 
-function sharedTypeSection(shared: ObjectTypeModel): string[] {
-  const lines = ['', anchor(shared.name), `## ${code(shared.name)}`, ''];
+/** `one-event-domains.md`: the domains that show a single event, together, so that no page holds one event. */
+function oneEventDomainsDoc(model: CatalogModel, events: EventVersionModel[], domainOf: ReadonlyMap<string, string>, history: Map<string, VersionStep[]>, pageOf: PageOf): EmittedFile {
+  const lines = [
+    '# Domains of one event',
+    '',
+    `${plural(events.length, 'domain')} of the catalog show a single event each; they share this page. [All domains](${INDEX}) · [Shared types](${SHARED})`,
+    '',
+    '| domain | event type | version |',
+    '|---|---|---|',
+    ...events.map((e) => `| ${inlineCode(domainOf.get(e.type)!)} | [${inlineCode(e.type)}](#${e.type}) | [${e.version}](#${e.name}) |`),
+    ...typeSections(model, events, ONE_EVENT_DOMAINS, history, pageOf),
+  ];
+  return { path: `${DOCS_DIR}/${ONE_EVENT_DOMAINS}`, contents: banner(sourcesOf(model, events)) + lines.join('\n') + '\n' };
+}
+
+function sharedTypeSection(shared: ObjectTypeModel, pageOf: PageOf): string[] {
+  const lines = ['', anchor(shared.name), `## ${inlineCode(shared.name)}`, ''];
   if (shared.description) lines.push(markdownText(shared.description), '');
-  lines.push(`TypeScript: ${code(shared.tsName)}. Seed section: ${cell(shared.section)}.`, '', ...fieldTable(shared.fields, SHARED), '');
-  lines.push(shared.usedBy.length === 0 ? 'Used by no event.' : `Used by (directly or nested): ${shared.usedBy.map((key) => eventLink(key, SHARED)).join(', ')}.`);
+  lines.push(`TypeScript: ${inlineCode(shared.tsName)}. Seed section: ${cell(shared.section)}.`, '', ...fieldTable(shared.fields, SHARED), '');
+  lines.push(shared.usedBy.length === 0 ? 'Used by no event.' : `Used by (directly or nested): ${shared.usedBy.map((key) => eventLink(key, SHARED, pageOf)).join(', ')}.`);
   return lines;
 }
 
-function sharedTypesDoc(model: CatalogModel): EmittedFile {
+function sharedTypesDoc(model: CatalogModel, pageOf: PageOf): EmittedFile {
   const sources = [...new Set(model.sharedTypes.map((t) => t.position.file))].sort(byCodeUnit);
   const lines = [`# Shared types`, '', `${plural(model.sharedTypes.length, 'shared object type')}, by their seed name. [All domains](${INDEX})`];
   if (model.sharedTypes.length > 0) {
     lines.push('', '| shared type | fields | used by |', '|---|---:|---:|');
-    for (const t of model.sharedTypes) lines.push(`| [${code(t.name)}](#${t.name}) | ${t.fields.length} | ${plural(t.usedBy.length, 'event version')} |`);
+    for (const t of model.sharedTypes) lines.push(`| [${inlineCode(t.name)}](#${t.name}) | ${t.fields.length} | ${plural(t.usedBy.length, 'event version')} |`);
   }
-  for (const t of model.sharedTypes) lines.push(...sharedTypeSection(t));
+  for (const t of model.sharedTypes) lines.push(...sharedTypeSection(t, pageOf));
   return { path: `${DOCS_DIR}/${SHARED}`, contents: banner(sources.length > 0 ? sources : model.sourceFiles) + lines.join('\n') + '\n' };
 }
 
-function indexDoc(model: CatalogModel, domains: Map<string, EventVersionModel[]>): EmittedFile {
+function indexDoc(model: CatalogModel, domains: Map<string, EventVersionModel[]>, domainPageOf: (domain: string) => string, pageOf: PageOf): EmittedFile {
   const types = (events: EventVersionModel[]) => new Set(events.map((e) => e.type)).size;
   const open = (events: EventVersionModel[]) => events.filter((e) => e.open !== false).length;
   const lines = [
     '# Event catalog reference',
     '',
-    `Every event of the catalog, by domain (the first segment of the event type): ${plural(types(model.events), 'event type')}, ${plural(model.events.length, 'event version')}, ${plural(model.sharedTypes.length, 'shared type')}. Event types and versions are in catalog order (the seed's order).`,
+    `Every event of the catalog, by domain (the first segment of the event type; types without dots by the words they share with others): ${plural(types(model.events), 'event type')}, ${plural(model.events.length, 'event version')}, ${plural(model.sharedTypes.length, 'shared type')}. Event types and versions are in catalog order (the seed's order).`,
     '',
     '| domain | event types | event versions | open |',
     '|---|---:|---:|---:|',
   ];
-  for (const [domain, events] of domains) lines.push(`| [${code(domain)}](${domainPage(domain)}) | ${types(events)} | ${events.length} | ${open(events)} |`);
+  for (const [domain, events] of domains) {
+    const page = domainPageOf(domain);
+    const link = page === ONE_EVENT_DOMAINS ? `${page}#${events[0]!.type}` : page;
+    lines.push(`| [${inlineCode(domain)}](${link}) | ${types(events)} | ${events.length} | ${open(events)} |`);
+  }
   lines.push(`| **all** | **${types(model.events)}** | **${model.events.length}** | **${open(model.events)}** |`);
   lines.push('', `[Shared types](${SHARED}): ${model.sharedTypes.length}.`);
+  if (model.fragments.length > 0) lines.push('', `[Fragments](${FRAGMENTS}) (field lists written once and reused, such as ${inlineCode(model.fragments[0]!.name)}): ${model.fragments.length}.`);
   lines.push('', '## Gaps', '');
   if (model.gaps.length === 0) lines.push('The catalog records no gap.');
   else {
     lines.push('What the seed does not show, in its words. Open events (fields partly or wholly not shown) are marked on their pages.', '');
-    for (const gap of model.gaps) lines.push(...gapLines(gap, INDEX), '');
+    for (const gap of model.gaps) lines.push(...gapLines(gap, INDEX, pageOf), '');
     lines.pop();
   }
   return { path: `${DOCS_DIR}/${INDEX}`, contents: banner(model.sourceFiles) + lines.join('\n') + '\n' };
 }
 
-export function emitDocs(model: CatalogModel): EmittedFile[] {
+/** `fragments.md`: each fragment (`BASE`, `DEPOSIT_BASE`, …) the pages say an event extends, with its fields. */
+function fragmentsDoc(model: CatalogModel, pageOf: PageOf): EmittedFile {
+  const sources = [...new Set(model.fragments.map((f) => f.position.file))].sort(byCodeUnit);
+  const lines = [
+    '# Fragments',
+    '',
+    `${plural(model.fragments.length, 'fragment')}: field lists the seed writes once and reuses ("BASE plus …"). An event that extends one has its fields first; a fragment is not a type of its own. [All domains](${INDEX}) · [Shared types](${SHARED})`,
+  ];
+  for (const fragment of model.fragments) {
+    lines.push('', anchor(fragment.name), `## ${inlineCode(fragment.name)}`, '');
+    if (fragment.description) lines.push(markdownText(fragment.description), '');
+    const reused = fragment.extends.map((ref) => (ref.includes('@') ? eventLink(ref, FRAGMENTS, pageOf) : `[${inlineCode(ref)}](#${ref})`));
+    if (reused.length > 0) lines.push(`Extends ${reused.join(', ')}: ${reused.length === 1 ? 'its fields come' : 'their fields come'} first.`, '');
+    lines.push(...fieldTable(fragment.fields, FRAGMENTS), '');
+    lines.push(fragment.extendedBy.length === 0 ? 'Extended directly by no event.' : `Extended directly by: ${fragment.extendedBy.map((key) => eventLink(key, FRAGMENTS, pageOf)).join(', ')}.`);
+  }
+  return { path: `${DOCS_DIR}/${FRAGMENTS}`, contents: banner(sources) + lines.join('\n') + '\n' };
+}
+
+/** Where each domain and event type is shown: its domain's page, or the page the domains of one event share. */
+export function docPages(model: CatalogModel) {
+  const domainOf = domainsOf(model.events.map((e) => e.type));
   const domains = new Map<string, EventVersionModel[]>();
-  for (const domain of [...new Set(model.events.map((e) => domainOf(e.type)))].sort(byCodeUnit)) domains.set(domain, []);
-  for (const event of model.events) domains.get(domainOf(event.type))!.push(event);
+  for (const domain of [...new Set(domainOf.values())].sort(byCodeUnit)) domains.set(domain, []);
+  for (const event of model.events) domains.get(domainOf.get(event.type)!)!.push(event);
+  // Domains of one event share a page, when there are several of them.
+  const lone = [...domains].filter(([, events]) => events.length === 1);
+  const sharingPage = new Set(lone.length > 1 ? lone.map(([domain]) => domain) : []);
+  const domainPageOf = (domain: string): string => (sharingPage.has(domain) ? ONE_EVENT_DOMAINS : domainPage(domain));
+  const pageOf: PageOf = (type) => domainPageOf(domainOf.get(type)!);
+  return { domainOf, domains, sharingPage, domainPageOf, pageOf };
+}
+
+export function emitDocs(model: CatalogModel): EmittedFile[] {
+  const { domainOf, domains, sharingPage, domainPageOf, pageOf } = docPages(model);
   const history = new Map<string, VersionStep[]>();
   for (const step of versionHistory(snapshotFromModel(model))) history.set(step.type, [...(history.get(step.type) ?? []), step]);
+  const oneEvent = [...domains].filter(([domain]) => sharingPage.has(domain)).flatMap(([, events]) => events);
   return [
-    indexDoc(model, domains),
-    sharedTypesDoc(model),
-    ...[...domains].map(([domain, events]) => domainDoc(model, domain, events, history)),
+    indexDoc(model, domains, domainPageOf, pageOf),
+    sharedTypesDoc(model, pageOf),
+    ...(model.fragments.length > 0 ? [fragmentsDoc(model, pageOf)] : []),
+    ...(oneEvent.length > 0 ? [oneEventDomainsDoc(model, oneEvent, domainOf, history, pageOf)] : []),
+    ...[...domains].filter(([domain]) => !sharingPage.has(domain)).map(([domain, events]) => domainDoc(model, domain, events, history, pageOf)),
   ];
 }

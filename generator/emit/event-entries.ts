@@ -1,8 +1,9 @@
-import { StructureKind, VariableDeclarationKind, type Project } from 'ts-morph';
+import { StructureKind, VariableDeclarationKind } from 'ts-morph';
+import { codeBanner, eventSources } from '../common/banner.js';
+import { schemaIds } from '../common/schema-ids.js';
+import { eventTypeName, payloadTypeName } from '../common/ts-names.js';
 import type { CatalogModel, EventVersionModel } from '../model.js';
-import { codeBanner } from './banner.js';
 import type { EmittedFile } from './emitted-file.js';
-import { eventSources, schemaIds } from './json-schema.js';
 import { printModule } from './ts-project.js';
 import { validatorPaths } from './validator-paths.js';
 
@@ -17,12 +18,12 @@ export const eventValidatorName = (event: Pick<EventVersionModel, 'tsName'>): st
  * (Standard Schema v1). It imports only that event's validators, so bundling it pulls in
  * no other event.
  */
-export function emitEventEntries(model: CatalogModel, project: Project): EmittedFile[] {
+export function emitEventEntries(model: CatalogModel): EmittedFile[] {
   return model.events.map((event) => {
     const path = eventEntryPath(event);
     const name = eventValidatorName(event);
-    const eventType = `${event.tsName}Event`;
-    const contents = printModule(project, path, codeBanner(eventSources(model, event)), {
+    const eventType = eventTypeName(event);
+    const contents = printModule(path, codeBanner(eventSources(model, event)), {
       statements: [
         { kind: StructureKind.ImportDeclaration, moduleSpecifier: '../../../runtime/event-validator.js', namedImports: ['defineEventValidator'] },
         { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../../types.js', namedImports: [eventType] },
@@ -45,7 +46,7 @@ export function emitEventEntries(model: CatalogModel, project: Project): Emitted
           moduleSpecifier: '../../types.js',
           namedExports: [
             { name: eventType, alias: 'Event' },
-            { name: `${event.tsName}Payload`, alias: 'Payload' },
+            { name: payloadTypeName(event), alias: 'Payload' },
           ],
         },
       ],

@@ -1,7 +1,11 @@
+import { bannerText, eventSources } from '../common/banner.js';
+import { pointerToken, schemaIds, schemaPaths } from '../common/schema-ids.js';
+import { reachableSharedTypes } from '../common/shared-types.js';
+import { stableJson } from '../common/text.js';
 import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, TypeRef } from '../model.js';
-import { reachableSharedTypes } from '../shared-types.js';
-import { bannerText } from './banner.js';
-import { byCodeUnit, stableJson, type EmittedFile } from './emitted-file.js';
+import type { EmittedFile } from './emitted-file.js';
+
+export { pointerToken, schemaIds, schemaPaths } from '../common/schema-ids.js';
 
 /**
  * `tolerant`: unlisted properties are allowed (the published schemas).
@@ -13,23 +17,6 @@ export type SchemaMode = 'tolerant' | 'strict';
 export type JsonSchema = { [key: string]: unknown };
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
-const ID_PREFIX = 'urn:data-import-events';
-
-export const schemaIds = {
-  payload: (e: EventVersionModel) => `${ID_PREFIX}:event:${e.type}:${e.version}:payload`,
-  message: (e: EventVersionModel) => `${ID_PREFIX}:event:${e.type}:${e.version}:message`,
-  shared: (name: string) => `${ID_PREFIX}:shared:${name}`,
-};
-
-export const schemaPaths = {
-  payload: (e: EventVersionModel) => `schemas/events/${e.type}/${e.version}/payload.schema.json`,
-  message: (e: EventVersionModel) => `schemas/events/${e.type}/${e.version}/message.schema.json`,
-  shared: (name: string) => `schemas/shared/${name}.schema.json`,
-};
-
-/** JSON Pointer escaping of one reference token (RFC 6901). */
-export const pointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
-
 function typeSchema(type: TypeRef): JsonSchema {
   switch (type.kind) {
     case 'primitive':
@@ -100,9 +87,7 @@ export function payloadSchema(model: CatalogModel, event: EventVersionModel, mod
 /** The full message: the envelope (`type`, `version`, `payload`; other keys tolerated) around the payload. */
 export function messageSchema(model: CatalogModel, event: EventVersionModel, mode: SchemaMode = 'tolerant'): JsonSchema {
   const payload = payloadSchema(model, event, mode);
-  const { $schema, $id, $defs, ...payloadBody } = payload;
-  void $schema;
-  void $id;
+  const { $defs, ...payloadBody } = withoutKeys(payload, ['$schema', '$id']);
   return {
     $schema: DIALECT,
     $id: schemaIds.message(event) + (mode === 'strict' ? ':strict' : ''),
@@ -117,6 +102,11 @@ export function messageSchema(model: CatalogModel, event: EventVersionModel, mod
     required: ['type', 'version', 'payload'],
     $defs: { payload: payloadBody, ...($defs as JsonSchema | undefined) },
   };
+}
+
+/** A schema without some top-level keywords (a schema embedded in another drops `$schema` and `$id`). */
+export function withoutKeys(schema: JsonSchema, keys: readonly string[]): JsonSchema {
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => !keys.includes(key)));
 }
 
 /** One shared type on its own (for consumers who reference it directly). */
@@ -134,13 +124,6 @@ export function sharedTypeSchema(model: CatalogModel, shared: ObjectTypeModel): 
 
 /** The banner of a JSON file, which has no comments: `$comment` first. */
 const withBanner = (sources: readonly string[], schema: JsonSchema): string => stableJson({ $comment: bannerText(sources), ...schema });
-
-/** Catalog files an event's output depends on: its own, those of fragments it reuses, and of shared types it reaches. */
-export function eventSources(model: CatalogModel, event: EventVersionModel): string[] {
-  const files = new Set([event.position.file, ...event.fields.map((f) => f.position.file)]);
-  for (const shared of reachableSharedTypes(model.sharedTypes, event.fields)) files.add(shared.position.file);
-  return [...files].sort(byCodeUnit);
-}
 
 export function emitSchemas(model: CatalogModel): EmittedFile[] {
   const files: EmittedFile[] = [];

@@ -1,61 +1,9 @@
-import type { CatalogModel, FieldModel, GapModel, TypeRef } from '../model.js';
-import { bannerText } from './banner.js';
-import { stableJson, type EmittedFile } from './emitted-file.js';
-import { eventSources, schemaIds, schemaPaths } from './json-schema.js';
+import { manifestOf } from '../common/manifest.js';
+import { stableJson } from '../common/text.js';
+import type { CatalogModel } from '../model.js';
+import type { EmittedFile } from './emitted-file.js';
 
-/** Catalog notation of a type, as a maintainer writes it (`string[]`, `billing-_billing-Ledger`). */
-export function typeNotation(type: TypeRef): string {
-  return type.kind === 'array' ? `${typeNotation(type.items)}[]` : type.name;
-}
-
-/** A field as the manifest lists it. */
-export const fieldEntry = (f: FieldModel) => ({ name: f.name, type: typeNotation(f.type), optional: f.optional, ...(f.nullable && { nullable: true }) });
-
-/** A gap as the manifest (and the AsyncAPI `x-gaps`) lists it: the seed's words and where they are. */
-export function gapEntry(gap: GapModel) {
-  const where = { section: gap.section, source: `${gap.position.file}:${gap.position.line}` };
-  switch (gap.kind) {
-    case 'not_shown':
-      return { kind: gap.kind, topic: gap.topic, seed: gap.seed, ...where };
-    case 'events_not_shown':
-      return { kind: gap.kind, after: gap.after ?? null, before: gap.before ?? null, seed: gap.seed, ...where };
-    case 'unnamed_event':
-      return { kind: gap.kind, after: gap.after ?? null, before: gap.before ?? null, visibleFields: gap.visibleFields.map(fieldEntry), seed: gap.seed, ...where };
-  }
-}
-
-/**
- * `manifest.json`: every event version (catalog order), shared type and gap, for tools and
- * non-TypeScript consumers. Also the baseline format for compatibility checks, hence the fields.
- */
+/** `manifest.json`: the manifest document (common/manifest.ts) as JSON. */
 export function emitManifest(model: CatalogModel): EmittedFile {
-  const manifest = {
-    $comment: bannerText(model.sourceFiles),
-    events: model.events.map((e) => ({
-      type: e.type,
-      version: e.version,
-      name: e.name,
-      open: e.open !== false,
-      ...(e.open && { openSeed: e.open.seed }),
-      tsName: e.tsName,
-      schemaId: schemaIds.message(e),
-      payloadSchemaId: schemaIds.payload(e),
-      schema: schemaPaths.message(e),
-      payloadSchema: schemaPaths.payload(e),
-      fields: e.fields.map(fieldEntry),
-      section: e.section,
-      sources: eventSources(model, e),
-    })),
-    sharedTypes: model.sharedTypes.map((t) => ({
-      name: t.name,
-      tsName: t.tsName,
-      schemaId: schemaIds.shared(t.name),
-      schema: schemaPaths.shared(t.name),
-      fields: t.fields.map(fieldEntry),
-      usedBy: t.usedBy,
-      section: t.section,
-    })),
-    gaps: model.gaps.map(gapEntry),
-  };
-  return { path: 'manifest.json', contents: stableJson(manifest) };
+  return { path: 'manifest.json', contents: stableJson(manifestOf(model)) };
 }

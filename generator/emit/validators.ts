@@ -1,9 +1,9 @@
 import { Ajv2020, type Options as AjvOptions } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
+import { codeBanner, eventSources } from '../common/banner.js';
 import type { CatalogModel, EventVersionModel } from '../model.js';
-import { codeBanner } from './banner.js';
 import type { EmittedFile } from './emitted-file.js';
-import { eventSources, payloadSchema, type JsonSchema, type SchemaMode } from './json-schema.js';
+import { payloadSchema, type JsonSchema, type SchemaMode } from './json-schema.js';
 import { runtimeRequires } from './runtime-requires.js';
 import { validatorPaths } from './validator-paths.js';
 
@@ -47,10 +47,10 @@ export { validatorPaths } from './validator-paths.js';
 /** From `generated/validators/<type>/<version>.d.cts` to the repository's `runtime/` (an ES module, hence `resolution-mode`). */
 const RUNTIME_TYPES = '../../../runtime/compiled-validator.js';
 
-/** Every event's validator files; or only those of `events`, when the work is shared out. */
-export function emitValidators(model: CatalogModel, events: readonly EventVersionModel[] = model.events): EmittedFile[] {
+/** Every event's validator files. */
+export function emitValidators(model: CatalogModel): EmittedFile[] {
   const files: EmittedFile[] = [];
-  for (const event of events) {
+  for (const event of model.events) {
     const banner = codeBanner(eventSources(model, event));
     files.push({ path: validatorPaths.module(event), contents: banner + validatorModule(model, event) });
     files.push({ path: validatorPaths.declarations(event), contents: banner + DECLARATIONS });

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { byCodeUnit, type EmittedFile } from '../emit/emitted-file.js';
+import { byCodeUnit } from '../common/text.js';
+import type { EmittedFile } from '../emit/emitted-file.js';
 import { replaceFolder } from './replace-folder.js';
 
 /** Every file under a directory, as `/`-separated paths relative to it, sorted. */

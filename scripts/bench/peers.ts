@@ -35,10 +35,7 @@ export interface MessageSchema {
 
 /** A message schema as a subschema: without `$schema`/`$comment` (root-only annotations); its `$id` stays, so its `#/$defs/…` refs resolve. */
 function asBranch(schema: JsonSchema): JsonSchema {
-  const { $schema, $comment, ...rest } = schema;
-  void $schema;
-  void $comment;
-  return rest;
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => key !== '$schema' && key !== '$comment'));
 }
 
 function byType(schemas: readonly MessageSchema[]): Map<string, MessageSchema[]> {

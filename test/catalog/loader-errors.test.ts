@@ -66,7 +66,7 @@ describe('catalog loader: one test per mistake class, message and exact line:col
       'field named __proto__',
       {
         given: oneFile('section: S', 'events:', '  a.b:', '    v1:', '      fields:', '        __proto__: string'),
-        want: ['catalog/a.yaml:6:9 invalid field name "__proto__"'],
+        want: ['catalog/a.yaml:6:9 field name "__proto__" is a property every JavaScript object inherits'],
       },
     ],
     [
@@ -117,6 +117,17 @@ describe('catalog loader: one test per mistake class, message and exact line:col
     [
       'shared type that takes a name the generated module reserves',
       { given: oneFile('section: S', 'shared_types:', '  CatalogEvent:', '    fields: { x: string }'), want: ['catalog/a.yaml:3:3 shared type "CatalogEvent" maps to the TypeScript name "CatalogEvent", already taken by the generated module itself'] },
+    ],
+    [
+      'shared type named like the module\'s own EventsByType (TypeScript would merge the two interfaces)',
+      { given: oneFile('section: S', 'shared_types:', '  EventsByType:', '    fields: { x: string }'), want: ['catalog/a.yaml:3:3 shared type "EventsByType" maps to the TypeScript name "EventsByType", already taken by the generated module itself'] },
+    ],
+    [
+      'field named constructor (validators would read Object.prototype.constructor)',
+      {
+        given: oneFile('section: S', 'events:', '  a.b:', '    v1:', '      fields:', '        constructor: string'),
+        want: ['catalog/a.yaml:6:9 field name "constructor" is a property every JavaScript object inherits (Object.prototype.constructor)'],
+      },
     ],
     [
       'gap pointing at an event that does not exist',

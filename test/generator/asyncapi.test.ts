@@ -18,10 +18,11 @@ import { parse as parseYaml } from 'yaml';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import { formatProblem } from '../../generator/catalog/problems.js';
 import { ASYNCAPI_PATH, BUS_CHANNEL, RECEIVE_OPERATION, emitAsyncApi } from '../../generator/emit/asyncapi.js';
-import { bannerText } from '../../generator/emit/banner.js';
+import { bannerText } from '../../generator/common/banner.js';
 import { payloadSchema } from '../../generator/emit/json-schema.js';
-import type { CatalogModel, FieldModel, TypeRef } from '../../generator/model.js';
+import type { CatalogModel } from '../../generator/model.js';
 import { fullPayload, minimalPayload, mutations, type Payload } from '../../scripts/samples/payload-samples.js';
+import { syntheticModel } from './synthetic-catalog.js';
 
 function loadModel(): CatalogModel {
   const loaded = loadCatalogFromDisk('catalog');
@@ -32,32 +33,7 @@ function loadModel(): CatalogModel {
 const model = loadModel();
 const emitted = emitAsyncApi(model);
 
-/** A small hand-made model for what the real catalog does not use: nullable fields, primitive and shared. */
-const synthetic: CatalogModel = (() => {
-  const position = { file: 'catalog/synthetic.yaml', line: 1, col: 1 };
-  const str: TypeRef = { kind: 'primitive', name: 'string' };
-  const thing: TypeRef = { kind: 'named', name: 'Synthetic-Thing' };
-  const field = (name: string, type: TypeRef, flags: Partial<FieldModel> = {}): FieldModel => ({ name, type, optional: false, nullable: false, position, ...flags });
-  return {
-    sourceFiles: [position.file],
-    sharedTypes: [{ name: 'Synthetic-Thing', tsName: 'SyntheticThing', fields: [field('label', str)], section: 'synthetic', position, usedBy: ['synthetic.thing@v1'] }],
-    events: [
-      {
-        type: 'synthetic.thing',
-        version: 'v1',
-        key: 'synthetic.thing@v1',
-        name: 'synthetic.thing-v1',
-        tsName: 'SyntheticThingV1',
-        fields: [field('thing', thing, { nullable: true }), field('note', str, { optional: true, nullable: true })],
-        open: false,
-        extends: [],
-        section: 'synthetic',
-        position,
-      },
-    ],
-    gaps: [],
-  };
-})();
+const synthetic: CatalogModel = syntheticModel();
 
 /** Diagnostics the parser reports that are expected and accepted (see the README). */
 const ACCEPTED_DIAGNOSTICS = [
@@ -218,9 +194,9 @@ describe('nullable fields (a synthetic model)', () => {
     const { document: doc, diagnostics: found } = await parseDocument(emitAsyncApi(synthetic).contents);
     expect(found.filter((d) => !ACCEPTED_DIAGNOSTICS.includes(String(d.code))).map(describeDiagnostic)).toEqual([]);
     const validate = new Ajv({ strict: true, allowUnionTypes: true }).compile(plainSchema(doc!.messages().get('synthetic.thing-v1')!.payload()!.json()));
-    expect(validate({ thing: null, note: null })).toBe(true);
-    expect(validate({ thing: { label: 'x' } })).toBe(true);
-    expect(validate({ thing: { label: 1 } })).toBe(false);
-    expect(validate({ note: 'x' })).toBe(false);
+    expect(validate({ id: 1, thing: null, note: null })).toBe(true);
+    expect(validate({ id: 1, thing: { label: 'x' } })).toBe(true);
+    expect(validate({ id: 1, thing: { label: 1 } })).toBe(false);
+    expect(validate({ id: 1, note: 'x' })).toBe(false);
   });
 });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadCatalog, readCatalogDir } from '../../generator/catalog/load-catalog.js';
-import { domainOf, domainPage, emitDocs } from '../../generator/emit/docs.js';
+import { docPages, domainsOf, emitDocs } from '../../generator/emit/docs.js';
 import type { CatalogModel } from '../../generator/model.js';
 import { compareGenerated, listFiles } from '../../generator/write/write-generated.js';
 
@@ -22,6 +22,9 @@ function loadDir(dir: string, displayRoot = ROOT): CatalogModel {
 
 const model = loadDir(join(ROOT, 'catalog'));
 const files = emitDocs(model);
+const pages = docPages(model);
+const domainOf = (type: string): string => pages.domainOf.get(type)!;
+const pageOf = (type: string): string => pages.pageOf(type);
 const page = (path: string): string => {
   const file = files.find((f) => f.path === `docs/${path}`);
   if (!file) throw new Error(`no docs/${path}`);
@@ -31,7 +34,7 @@ const page = (path: string): string => {
 describe('the generated reference of the real catalog', () => {
   it('has an index, a shared types page, and one page per domain', () => {
     const domains = [...new Set(model.events.map((e) => domainOf(e.type)))].sort();
-    expect(files.map((f) => f.path).sort()).toEqual(['docs/README.md', 'docs/shared-types.md', ...domains.map((d) => `docs/${domainPage(d)}`)].sort());
+    expect(files.map((f) => f.path).sort()).toEqual(['docs/README.md', 'docs/fragments.md', 'docs/shared-types.md', ...new Set(domains.map((d) => `docs/${pages.domainPageOf(d)}`))].sort());
   });
 
   it('every page starts with the banner, as an HTML comment', () => {
@@ -42,7 +45,7 @@ describe('the generated reference of the real catalog', () => {
     const rows = [...page('README.md').matchAll(/^\| \[`([^`]+)`\]\(([^)]+)\) \| (\d+) \| (\d+) \| (\d+) \|$/gm)];
     const count = (domain: string) => model.events.filter((e) => domainOf(e.type) === domain);
     for (const [, domain, link, types, versions, open] of rows) {
-      expect(link).toBe(domainPage(domain!));
+      expect(link!.split('#')[0]).toBe(pages.domainPageOf(domain!));
       expect(Number(types)).toBe(new Set(count(domain!).map((e) => e.type)).size);
       expect(Number(versions)).toBe(count(domain!).length);
       expect(Number(open)).toBe(count(domain!).filter((e) => e.open).length);
@@ -72,12 +75,12 @@ describe('the generated reference of the real catalog', () => {
     const account = page('account.md');
     expect(account).toContain('<a id="account.created-v1"></a>\n### `account.created` v1\n\n| field | type | required |\n|---|---|---|\n| `account_number` | `string` | required |\n| `account_user_emails` | `string[]` | required |\n| `is_imported` | `boolean` | optional |\n');
     expect(account).toContain('| `changes` | [`accounts-accounts-AccountCommsPreferencesChanges`](shared-types.md#accounts-accounts-AccountCommsPreferencesChanges) | required |');
-    for (const event of model.events) expect(page(domainPage(domainOf(event.type)))).toContain(`<a id="${event.name}"></a>\n### \`${event.type}\` ${event.version}\n`);
+    for (const event of model.events) expect(page(pageOf(event.type))).toContain(`<a id="${event.name}"></a>\n### \`${event.type}\` ${event.version}\n`);
   });
 
   it('quotes open events and gaps in the seed\'s words', () => {
     for (const event of model.events.filter((e) => e.open)) {
-      expect(page(domainPage(domainOf(event.type)))).toContain(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:\n\n> ${event.open && event.open.seed}\n`);
+      expect(page(pageOf(event.type))).toContain(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:\n\n> ${event.open && event.open.seed}\n`);
     }
     for (const gap of model.gaps) expect(page('README.md')).toContain(`> ${gap.seed}`);
     expect(page('industry.md')).toContain('**Gap**: An unnamed event after this one is not shown (visible fields: `supply_end_date`, `new_supplier_id`). The seed:');
@@ -89,7 +92,10 @@ describe('the generated reference of the real catalog', () => {
       '### Version history of `agreement.revoked`\n\n| version | changes from the previous version | as an edit of the previous version |\n|---|---|---|\n| `v1` | first version | — |\n| `v2` | from `v1`: added required field `account_number` (string) | breaking: hence a new version |\n',
     );
     expect(page('billing.md')).toContain('| `v3` | from `v2`: added required field `support_user_id` (integer) | breaking: hence a new version |');
-    expect(page('account.md')).toContain('**Version history**: `v1` is the only version.');
+    expect(page('account.md')).toContain('**Version history**: `v1` is the only version shown.');
+    // The seed shows only v2 of some events: never say there was no v1.
+    expect(page('lifecycle.md')).not.toMatch(/is the only version\./);
+    expect(page('leads.md')).not.toMatch(/is the only version\./);
   });
 
   it('lists each shared type with its fields and the event versions that use it', () => {
@@ -97,6 +103,28 @@ describe('the generated reference of the real catalog', () => {
     expect(shared).toContain('<a id="billing-_billing-Ledger"></a>\n## `billing-_billing-Ledger`\n');
     expect(shared).toContain('| `account` | [`billing-_billing-Account`](#billing-_billing-Account) | required |');
     expect(shared).toContain('Used by (directly or nested): [`billing.ledger.entry_posted` v1](billing.md#billing.ledger.entry_posted-v1)');
+  });
+
+  it('holds more than one event on every page: dotless types with their kin, domains of one event together', () => {
+    const perPage = new Map<string, number>();
+    for (const event of model.events) perPage.set(pageOf(event.type), (perPage.get(pageOf(event.type)) ?? 0) + 1);
+    expect([...perPage].filter(([, count]) => count === 1)).toEqual([]);
+    expect(page('dunning_path.md')).toContain('## `dunning_path_paused`');
+    expect(page('late_payment_fee.md')).toContain('## `late_payment_fee_waived`');
+    expect(files.filter((f) => /docs\/(dunning_path|late_payment_fee)_/.test(f.path))).toEqual([]);
+    const oneEvent = page('one-event-domains.md');
+    expect(oneEvent).toContain('| `gas` | [`gas.child-life-support-record.updated`](#gas.child-life-support-record.updated) | [v1](#gas.child-life-support-record.updated-v1) |');
+    expect(page('README.md')).toContain('| [`gas`](one-event-domains.md#gas.child-life-support-record.updated) | 1 | 1 | 0 |');
+  });
+
+  it('defines every fragment an event extends, and links it', () => {
+    const fragments = page('fragments.md');
+    for (const fragment of model.fragments) expect(fragments).toContain(`<a id="${fragment.name}"></a>\n## \`${fragment.name}\`\n`);
+    expect(fragments).toMatch(/<a id="DEPOSIT_BASE"><\/a>\n## `DEPOSIT_BASE`\n\n.*\n\n\| field \| type \| required \|\n\|---\|---\|---\|\n\| `deposit_key` \| `string` \| required \|/);
+    const linked = files.flatMap((f) => [...f.contents.matchAll(/Extends (.*?): /g)].map((m) => m[1]!));
+    expect(linked.length).toBeGreaterThan(20);
+    for (const text of linked) expect(text, 'every reference in "Extends …" is a link').toMatch(/^\[`[^`]+`(?: v[^\]]*)?\]\([^)]*#[^)]+\)(, \[`[^`]+`(?: v[^\]]*)?\]\([^)]*#[^)]+\))*$/);
+    expect(files.some((f) => f.contents.includes('Extends [`BASE`](fragments.md#BASE)'))).toBe(true);
   });
 
   it('is deterministic: loading and emitting again gives the same bytes', () => {
@@ -116,15 +144,32 @@ describe('the docs-reference fixture', () => {
   const docs = new Map(emitDocs(fixture).map((f) => [f.path, f.contents]));
 
   it('keeps domain pages from taking the index\'s or the shared types page\'s name', () => {
-    expect([...docs.keys()].sort()).toEqual(['docs/README.md', 'docs/billing.md', 'docs/events-readme.md', 'docs/events-shared-types.md', 'docs/shared-types.md']);
+    expect([...docs.keys()].sort()).toEqual(['docs/README.md', 'docs/billing.md', 'docs/events-readme.md', 'docs/events-shared-types.md', 'docs/fragments.md', 'docs/shared-types.md']);
   });
 
   it('shows descriptions (pipes escaped), nullable fields, reuse, and history that changes types', () => {
     const billing = docs.get('docs/billing.md')!;
     expect(billing).toContain('| `note` | `string` | optional, may be `null` | Free text; may contain a \\| pipe. |');
-    expect(billing).toContain('Extends `v1`: its fields come first.');
+    expect(billing).toContain('Extends [`v1`](#billing.ledger.posted-v1): its fields come first.');
     expect(billing).toContain('| `v3` | from `v2`: field `amounts` is now optional (was required); field `note` now allows null | changes types |');
     expect(billing).toContain('| `amounts` | [`Money[]`](shared-types.md#Money) | required |');
     expect(readFileSync(fileURLToPath(new URL('./fixtures/docs-reference/golden/docs/billing.md', import.meta.url)), 'utf8')).toBe(billing);
+  });
+});
+
+describe('domainsOf', () => {
+  it.each<[string, { given: string[]; want: Record<string, string> }]>([
+    ['dotted types: the first segment', { given: ['billing.ledger.posted', 'billing.x'], want: { 'billing.ledger.posted': 'billing', 'billing.x': 'billing' } }],
+    [
+      'dotless types with a common first word: the words they all share',
+      { given: ['dunning_path_paused', 'dunning_path_started'], want: { dunning_path_paused: 'dunning_path', dunning_path_started: 'dunning_path' } },
+    ],
+    [
+      'longer shared words across a group',
+      { given: ['late_payment_fee_waived', 'late_payment_fee_calculator_started', 'late_payment_fee_calculator_completed'], want: { late_payment_fee_waived: 'late_payment_fee', late_payment_fee_calculator_started: 'late_payment_fee', late_payment_fee_calculator_completed: 'late_payment_fee' } },
+    ],
+    ['a lone dotless type: its own name', { given: ['late_payment_fee_waived', 'billing.x'], want: { late_payment_fee_waived: 'late_payment_fee_waived', 'billing.x': 'billing' } }],
+  ])('%s', (_name, { given, want }) => {
+    expect(Object.fromEntries(domainsOf(given))).toEqual(want);
   });
 });

@@ -15,10 +15,10 @@ import { parseDocument } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCatalog } from '../../generator/catalog/load-catalog.js';
 import { formatProblem } from '../../generator/catalog/problems.js';
-import { bannerText, codeBanner } from '../../generator/emit/banner.js';
+import { bannerText, codeBanner } from '../../generator/common/banner.js';
 import type { EmittedFile } from '../../generator/emit/emitted-file.js';
 import { runtimeRequires } from '../../generator/emit/runtime-requires.js';
-import { commentText, markdownText } from '../../generator/emit/safe-text.js';
+import { commentText, markdownText } from '../../generator/common/safe-text.js';
 import { generate } from '../../generator/generate.js';
 import { writeGenerated } from '../../generator/write/write-generated.js';
 

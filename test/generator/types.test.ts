@@ -300,6 +300,7 @@ describe('emitTypes on a small catalog (cases the real one lacks)', () => {
       event('thing.made', 'v2', 'ThingMadeV2', [], { open: { seed: 'fields: not shown' } }),
       event('thing.gone', 'v1', 'ThingGoneV1', []),
     ],
+    fragments: [],
     gaps: [],
   };
 

@@ -5,7 +5,7 @@
  * one and every labelled mutation of `scripts/samples/payload-samples.ts`.
  *
  * The modules are emitted in memory, written to a fresh temporary directory and imported
- * from there as the ES modules they are.
+ * from there (CommonJS modules, imported as Node imports any `.cjs` file).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,9 +18,10 @@ import { formatProblem } from '../../generator/catalog/problems.js';
 import { payloadSchema, type SchemaMode } from '../../generator/emit/json-schema.js';
 import type { EmittedFile } from '../../generator/emit/emitted-file.js';
 import { emitValidators, validatorAjvOptions, validatorPaths } from '../../generator/emit/validators.js';
-import type { CatalogModel, EventVersionModel, FieldModel, TypeRef } from '../../generator/model.js';
+import type { CatalogModel, EventVersionModel, TypeRef } from '../../generator/model.js';
 import type { CompiledEventModule, CompiledValidator, CompiledValidatorError } from '../../runtime/compiled-validator.js';
 import { fullPayload, minimalPayload, mutations, type Payload } from '../../scripts/samples/payload-samples.js';
+import { syntheticModel } from './synthetic-catalog.js';
 
 const MODES: readonly SchemaMode[] = ['tolerant', 'strict'];
 
@@ -28,47 +29,7 @@ const loaded = loadCatalogFromDisk('catalog');
 if (!loaded.model) throw new Error(`catalog did not load:\n${loaded.errors.map(formatProblem).join('\n')}`);
 const model: CatalogModel = loaded.model;
 
-/** A small hand-made model for what the real catalog does not use yet: nullable fields (primitive and shared). */
-const synthetic: CatalogModel = (() => {
-  const position = { file: 'catalog/synthetic.yaml', line: 1, col: 1 };
-  const str: TypeRef = { kind: 'primitive', name: 'string' };
-  const int: TypeRef = { kind: 'primitive', name: 'integer' };
-  const thing: TypeRef = { kind: 'named', name: 'Synthetic-Thing' };
-  const field = (name: string, type: TypeRef, flags: Partial<FieldModel> = {}): FieldModel => ({ name, type, optional: false, nullable: false, position, ...flags });
-  return {
-    sourceFiles: [position.file],
-    sharedTypes: [
-      {
-        name: 'Synthetic-Thing',
-        tsName: 'SyntheticThing',
-        fields: [field('label', str), field('note', str, { optional: true, nullable: true })],
-        section: 'synthetic',
-        position,
-        usedBy: ['synthetic.thing@v1'],
-      },
-    ],
-    events: [
-      {
-        type: 'synthetic.thing',
-        version: 'v1',
-        key: 'synthetic.thing@v1',
-        name: 'synthetic.thing-v1',
-        tsName: 'SyntheticThingV1',
-        fields: [
-          field('id', int),
-          field('thing', thing, { nullable: true }),
-          field('things', { kind: 'array', items: thing }, { optional: true }),
-          field('count', int, { optional: true, nullable: true }),
-        ],
-        open: false,
-        extends: [],
-        section: 'synthetic',
-        position,
-      },
-    ],
-    gaps: [],
-  };
-})();
+const synthetic: CatalogModel = syntheticModel();
 
 const emitted = emitValidators(model);
 const emittedSynthetic = emitValidators(synthetic);

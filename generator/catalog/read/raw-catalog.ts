@@ -1,0 +1,104 @@
+import type { SourcePosition } from '../../model.js';
+
+/**
+ * Declarations as written in the YAML, with their positions: what the read stage produces and
+ * the rules check. Nothing here is resolved yet (type notation is text, `extends` names).
+ */
+
+/** A field as written: type text not yet resolved. */
+export interface RawField {
+  name: string;
+  optional: boolean;
+  typeText: string;
+  nullable: boolean;
+  description?: string;
+  position: SourcePosition;
+  typePosition: SourcePosition;
+}
+
+export interface RawReference {
+  ref: string;
+  position: SourcePosition;
+}
+
+/** A field list with its reuse: what an event version or fragment declares. */
+export interface RawPayload {
+  fields: RawField[];
+  extends: RawReference[];
+  open?: string;
+  description?: string;
+}
+
+export interface RawEvent extends RawPayload {
+  type: string;
+  version: string;
+  section: string;
+  position: SourcePosition;
+  typePosition: SourcePosition;
+}
+
+export interface RawFragment extends RawPayload {
+  name: string;
+  position: SourcePosition;
+}
+
+export interface RawSharedType {
+  name: string;
+  fields: RawField[];
+  description?: string;
+  section: string;
+  position: SourcePosition;
+}
+
+export type RawGap =
+  | { kind: 'events_not_shown'; after?: RawReference; before?: RawReference; seed: string; section: string; position: SourcePosition }
+  | {
+      kind: 'unnamed_event';
+      after?: RawReference;
+      before?: RawReference;
+      seed: string;
+      visibleFields: RawField[];
+      section: string;
+      position: SourcePosition;
+    }
+  | { kind: 'not_shown'; topic: string; seed: string; section: string; position: SourcePosition };
+
+export interface RawCatalogFile {
+  file: string;
+  section: string;
+  sharedTypes: RawSharedType[];
+  fragments: RawFragment[];
+  events: RawEvent[];
+  gaps: RawGap[];
+}
+
+/** Every file's declarations side by side, in load order: what the rules check and the resolver reads. */
+export interface RawCatalog {
+  files: string[];
+  sharedTypes: RawSharedType[];
+  fragments: RawFragment[];
+  events: RawEvent[];
+  gaps: RawGap[];
+}
+
+export function mergeFiles(files: readonly RawCatalogFile[]): RawCatalog {
+  return {
+    files: files.map((f) => f.file),
+    sharedTypes: files.flatMap((f) => f.sharedTypes),
+    fragments: files.flatMap((f) => f.fragments),
+    events: files.flatMap((f) => f.events),
+    gaps: files.flatMap((f) => f.gaps),
+  };
+}
+
+/** Every field list of the catalog with what owns it, for rules about fields. */
+export function allFieldLists(catalog: RawCatalog): RawField[][] {
+  return [
+    ...catalog.sharedTypes.map((t) => t.fields),
+    ...catalog.fragments.map((f) => f.fields),
+    ...catalog.events.map((e) => e.fields),
+    ...catalog.gaps.flatMap((g) => (g.kind === 'unnamed_event' ? [g.visibleFields] : [])),
+  ];
+}
+
+export const eventKeyOf = (e: Pick<RawEvent, 'type' | 'version'>): string => `${e.type}@${e.version}`;
