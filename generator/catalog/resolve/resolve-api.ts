@@ -50,10 +50,8 @@ export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel
   const types: ApiObjectTypeModel[] = [...typesByName.values()].map((raw) => {
     const model: ApiObjectTypeModel = {
       name: raw.name,
-      // Where the seed does not say which fields are required, none is: the seed's words say why.
-      fields: raw.fields
-        .flatMap((f) => toField(f, `API type "${raw.name}"`))
-        .map((f) => (raw.requiredNotShown === undefined || f.optional ? f : { ...f, optional: true, whyOptional: raw.requiredNotShown })),
+      // Where the seed does not say which fields are required, none is (the type keeps the seed's words).
+      fields: raw.fields.flatMap((f) => toField(f, `API type "${raw.name}"`)).map((f) => (raw.requiredNotShown === undefined ? f : { ...f, optional: true })),
       open: raw.open === undefined ? false : { seed: raw.open },
       section: raw.section,
       position: raw.position,

@@ -1,3 +1,4 @@
+import { API_MODULE_TYPE_NAMES } from '../../common/ts-names.js';
 import { formatPosition } from '../problems.js';
 import { NAME_RULES } from '../names.js';
 import type { RawApiField } from '../read/raw-catalog.js';
@@ -16,6 +17,7 @@ export const apiTypes: DeclarationRule = {
     const first = new Map<string, { position: (typeof catalog.apiTypes)[number]['position'] }>();
     for (const type of catalog.apiTypes) {
       if (!API_TYPE_NAME.pattern.test(type.name)) problems.error(type.position, `invalid API type name "${type.name}": use ${API_TYPE_NAME.text}`);
+      if ((API_MODULE_TYPE_NAMES as readonly string[]).includes(type.name)) problems.error(type.position, `API type name "${type.name}" is taken by the generated API types (${API_MODULE_TYPE_NAMES.join(', ')})`);
       const existing = first.get(type.name);
       if (existing) problems.error(type.position, `duplicate API type "${type.name}" (first defined at ${formatPosition(existing.position)})`);
       else first.set(type.name, type);
