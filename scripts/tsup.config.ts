@@ -4,7 +4,8 @@
  *   `index.d.cts`); its validator modules stay separate files, `require`d on first use;
  * - one entry per event version (`events/<type>/<version>.js|.cjs`), each carrying only its
  *   own validators;
- * - the CLI (`cli.js`), which imports the root rather than carrying a second copy.
+ * - the CLI (`cli.js`), which imports the root rather than carrying a second copy;
+ * - the REST entry (`rest.js|.cjs`), carrying its own validators.
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
@@ -48,6 +49,7 @@ export default defineConfig([
   // Not minified: tools that tell ESM from CommonJS by looking at the text (publint) must see
   // the `export` statement of an entry that inlines its CommonJS validator module.
   { ...common, entry: eventEntries, format: ['esm', 'cjs'], minifyWhitespace: false },
+  { ...common, entry: { rest: 'runtime/rest/index.ts' }, format: ['esm', 'cjs'], dts: true },
   {
     ...common,
     entry: { cli: 'runtime/cli/main.ts' },
