@@ -10,3 +10,5 @@ export type { ApiErrorCode, ApiRequestParts, ApiResult } from './validate.js';
 export type { ApiIssue } from './issues.js';
 export { toValidationErrorBody } from './error-body.js';
 export type * from '../../generated/api/types.js';
+export { createDataImportClient, DataImportNetworkError } from './client.js';
+export type { ApiCallResponse, ApiCallResult, CallOptions, DataImportClient, DataImportClientOptions, RetryOptions } from './client.js';
