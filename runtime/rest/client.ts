@@ -34,7 +34,7 @@ type IsSuccess<S> = S extends 200 | 201 | 202 | 204 ? true : false;
 
 /** A response with a status the seed names for the operation: its body typed by the status. */
 export type ApiCallResponse<Op extends OperationId> = {
-  [S in ApiStatus<Op>]: { ok: IsSuccess<S>; status: S; body: ApiResponse<Op, S>; dryRun?: true };
+  [S in ApiStatus<Op>]: { ok: IsSuccess<S>; status: S; body: ApiResponse<Op, S>; dryRun?: true; unexpected?: undefined };
 }[ApiStatus<Op>];
 
 /**
@@ -126,7 +126,7 @@ export function createDataImportClient(options: DataImportClientOptions): DataIm
 
   /** A retry starts only with attempts left and its wait inside the total time. */
   function mayRetry(attempt: number, started: number, wait: number): boolean {
-    return attempt < retry.maxAttempts && Date.now() - started + wait <= retry.maxElapsedMs;
+    return attempt < retry.maxAttempts && Date.now() - started + wait < retry.maxElapsedMs;
   }
 
   const client: Record<string, unknown> = {};

@@ -12,7 +12,7 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Longest single wait, `Retry-After` included (default 10 000 ms). */
   maxDelayMs?: number;
-  /** No retry starts once this much time has passed since the first attempt (default 30 000 ms). */
+  /** A retry starts only if its wait ends before this much time has passed since the first attempt (default 30 000 ms). */
   maxElapsedMs?: number;
 }
 
