@@ -49,7 +49,8 @@ export default defineConfig([
   // Not minified: tools that tell ESM from CommonJS by looking at the text (publint) must see
   // the `export` statement of an entry that inlines its CommonJS validator module.
   { ...common, entry: eventEntries, format: ['esm', 'cjs'], minifyWhitespace: false },
-  { ...common, entry: { rest: 'runtime/rest/index.ts' }, format: ['esm', 'cjs'], dts: true },
+  // Not minified either: the entry inlines its CommonJS validator module (see above).
+  { ...common, entry: { rest: 'runtime/rest/index.ts' }, format: ['esm', 'cjs'], dts: true, minifyWhitespace: false },
   {
     ...common,
     entry: { cli: 'runtime/cli/main.ts' },
