@@ -1,4 +1,4 @@
-import type { EventIssue } from '../result.js';
+import type { EventIssue } from '../index.js';
 
 /** At most this many issues travel with a dead letter; then one issue says how many more. */
 export const MAX_DEAD_LETTER_ISSUES = 20;

@@ -1,6 +1,5 @@
-import type { CatalogEvent } from '../../generated/types.js';
-import { decodeEvent } from '../decode-event.js';
-import { EventValidationError, type EventErrorCode, type EventIssue } from '../result.js';
+// Through the root entry, so that a built adapter shares the root's code (one EventValidationError class).
+import { decodeEvent, EventValidationError, type CatalogEvent, type EventErrorCode, type EventIssue } from '../index.js';
 import { boundIssues } from './dead-letter-issues.js';
 import { retryDelayMs, type DeliveryPolicy } from './delivery-policy.js';
 

@@ -1,4 +1,4 @@
-import type { ValidationMode } from '../result.js';
+import type { ValidationMode } from '../index.js';
 
 /** What to do with a message whose type or version this package does not know yet. */
 export type UnknownEventPolicy = 'dead_letter' | 'ack' | 'retry';

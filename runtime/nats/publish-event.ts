@@ -1,6 +1,5 @@
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
-import { EventValidationError, type ValidationMode } from '../result.js';
-import { validateEvent } from '../validate-event.js';
+import { EventValidationError, validateEvent, type ValidationMode } from '../index.js';
 
 export interface PublishEventOptions {
   /** Default `events.<type>.<version>`. */

@@ -1,6 +1,5 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
-import { decodeEvent } from '../decode-event.js';
-import type { EventErrorCode, ValidationMode } from '../result.js';
+import { decodeEvent, type EventErrorCode, type ValidationMode } from '../index.js';
 import { DEAD_LETTER_HEADERS } from './dead-letter-headers.js';
 
 export interface ReplayDeadLettersOptions {

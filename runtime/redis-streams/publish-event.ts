@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
-import { EventValidationError, type ValidationMode } from '../result.js';
-import { validateEvent } from '../validate-event.js';
+import { EventValidationError, validateEvent, type ValidationMode } from '../index.js';
 
 export interface PublishEventOptions {
   /** The stream to add to. */

@@ -1,6 +1,5 @@
 import type { Redis } from 'ioredis';
-import { decodeEvent } from '../decode-event.js';
-import type { EventErrorCode, ValidationMode } from '../result.js';
+import { decodeEvent, type EventErrorCode, type ValidationMode } from '../index.js';
 import { MESSAGE_FIELD } from './publish-event.js';
 import { replyText, toEntries } from './stream-replies.js';
 

@@ -18,8 +18,10 @@ export interface RunningBroker {
 }
 
 /** The binary's path on PATH (plus the sbin folders Debian puts servers in), or a clear failure. */
-export function brokerBinary(name: 'nats-server' | 'redis-server'): string {
-  const folders = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/bin', '/usr/local/bin', '/usr/local/sbin'];
+export function brokerBinary(
+  name: 'nats-server' | 'redis-server',
+  folders: readonly string[] = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/bin', '/usr/local/bin', '/usr/local/sbin'],
+): string {
   for (const folder of folders) {
     const candidate = join(folder, name);
     try {
