@@ -72,6 +72,8 @@ export default defineConfig([
         name: 'cli-uses-root',
         setup(build) {
           build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: './index.js', external: true }));
+          // The dead-letters command loads a broker adapter (and so its client) only when run.
+          build.onResolve({ filter: /^\.\.\/(nats|redis-streams)\/index\.js$/ }, (args) => ({ path: `./${args.path.split('/')[1]}.js`, external: true }));
         },
       },
     ],
