@@ -1,7 +1,9 @@
 /**
  * One consumer process of the scale-out test. Argument: JSON `{ broker, url, name, log, summary }`.
  * Appends the id and delivery count of each handled message to `log` (synchronously, so a SIGKILL loses no line),
- * prints `ready` once consuming, and on SIGTERM stops, writes its counts to `summary` and exits.
+ * prints `ready` once connected, starts consuming when a line `go` comes on standard input (so
+ * that all three start together on a full stream), and on SIGTERM stops, writes its counts to
+ * `summary` and exits.
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import type { CatalogEvent } from '../../../runtime/index.js';
@@ -25,6 +27,9 @@ function handle(event: CatalogEvent, deliveries: number): void {
   appendFileSync(config.log, `${idIn(account)} ${deliveries}\n`);
 }
 
+/** Resolves at the first line on standard input. */
+const go = () => new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+
 async function start(): Promise<{ consumption: Consumption; close: () => Promise<unknown> }> {
   if (config.broker === 'nats') {
     const { connect } = await import('@nats-io/transport-node');
@@ -33,19 +38,24 @@ async function start(): Promise<{ consumption: Consumption; close: () => Promise
     const nc = await connect({ servers: config.url });
     const js = jetstream(nc);
     const consumer = await js.consumers.get('SCALE', 'workers');
+    process.stdout.write('ready\n');
+    await go();
     const consumption = consumeEvents(consumer, (event, msg) => handle(event, msg.info.deliveryCount), { js, deadLetterSubject: 'dead.scale', maxDeliver: 3, backoffMs: 10, maxMessages: 50 });
     return { consumption, close: () => nc.close() };
   }
   const { Redis } = await import('ioredis');
   const { consumeEvents } = await import('../../../runtime/redis-streams/index.js');
   const redis = new Redis(config.url);
+  await redis.ping();
+  process.stdout.write('ready\n');
+  await go();
   const consumption = consumeEvents(redis, (event, message) => handle(event, message.deliveries), {
     stream: 'scale',
     group: 'workers',
     consumer: config.name,
     deadLetterStream: 'scale:dead',
     maxDeliver: 3,
-    claimIdleMs: 3000,
+    claimIdleMs: 6000,
     count: 50,
     blockMs: 200,
   });
@@ -53,7 +63,6 @@ async function start(): Promise<{ consumption: Consumption; close: () => Promise
 }
 
 const { consumption, close } = await start();
-process.stdout.write('ready\n');
 process.on('SIGTERM', () => {
   void consumption
     .stop()
