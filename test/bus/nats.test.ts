@@ -140,6 +140,20 @@ describe('consumeEvents', () => {
     expect(await consumer.info()).toMatchObject({ num_pending: 0, num_ack_pending: 0 });
   }, 60_000);
 
+  it('keeps headers intact whatever text the message puts into its issues (newlines, non-ASCII, very long)', async () => {
+    const { consumer, deadLetterSubject } = await freshStreams('ODD');
+    const oddType = `évènement\r\nCatalog-Reason: forged ${'x'.repeat(5000)}`;
+    await js.publish('ODD.events', encode({ ...valid('A'), type: oddType }));
+    const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject });
+    await until(() => consumption.counts.received === 1, 'one message');
+    await consumption.stop();
+    const [letter] = await deadLetters('ODD_DEAD');
+    expect(letter!.headers['Catalog-Reason']).toBe('unknown_event_type');
+    const issues = JSON.parse(letter!.headers['Catalog-Issues']!) as { message: string }[];
+    expect(issues).toEqual([{ path: '/type', code: 'unknown_event_type', message: expect.stringMatching(/^no event type "évènement\\r\\nCatalog-Reason: forged x+…/) }]);
+    expect(letter!.headers['Catalog-Issues']!.length).toBeLessThan(1000);
+  }, 60_000);
+
   it("unknown: 'ack' acknowledges unknown events without a dead letter", async () => {
     const { consumer, deadLetterSubject } = await freshStreams('UNK');
     await js.publish('UNK.events', encode({ ...valid('A'), version: 'v99' }));
