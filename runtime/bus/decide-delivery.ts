@@ -15,8 +15,8 @@ export type BusHandler<M = unknown> = (event: CatalogEvent, message: M) => unkno
 export interface Delivery<M = unknown> {
   /** The bytes (or text) as delivered. */
   data: string | Uint8Array;
-  /** 1 for the first delivery. */
-  deliveries: number;
+  /** 1 for the first delivery. Read only when a retry is weighed: a getter may compute it lazily. */
+  readonly deliveries: number;
   /** Handed to the handler as its second argument. */
   message: M;
 }

@@ -67,7 +67,15 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
     const messages = await messagesReady;
     if (stopping) await messages.close();
     for await (const msg of messages) {
-      const decision = await decideDelivery({ data: msg.data, deliveries: msg.info.deliveryCount, message: msg }, handler, policy);
+      // A getter: the delivery count means parsing the reply subject, needed only on failure.
+      const delivery = {
+        data: msg.data,
+        message: msg,
+        get deliveries() {
+          return msg.info.deliveryCount;
+        },
+      };
+      const decision = await decideDelivery(delivery, handler, policy);
       countDecision(counts, await settle(msg, decision));
     }
   })();
