@@ -82,20 +82,34 @@ export function consumeEvents(redis: Redis, handler: BusHandler<StreamMessage>, 
         // Stays pending; XAUTOCLAIM hands it out again after claimIdleMs.
         return decision;
       case 'dead_letter': {
+        const original = entry.fields.get(MESSAGE_FIELD) ?? '';
+        // A transaction the server refuses as a whole (EXECABORT) rejects here: nothing
+        // happened, the entry stays pending, and the consumer stops with that error.
         const results = await redis
           .multi()
-          .xadd(deadLetterStream, '*', MESSAGE_FIELD, entry.fields.get(MESSAGE_FIELD) ?? '', 'reason', decision.reason, 'issues', JSON.stringify(decision.issues), 'original_id', entry.id, 'deliveries', String(deliveries))
+          .xadd(deadLetterStream, '*', MESSAGE_FIELD, original, 'reason', decision.reason, 'issues', JSON.stringify(decision.issues), 'original_id', entry.id, 'deliveries', String(deliveries))
           .xack(stream, group, entry.id)
           .exec();
-        const failed = results?.find(([error]) => error !== null)?.[0] ?? (results === null ? new Error('transaction aborted') : undefined);
-        // Not stored, so not acknowledged: the entry stays pending and comes back.
-        if (failed) return { action: 'retry', delayMs: claimIdleMs, reason: decision.reason, error: failed };
+        const addError = results?.[0]?.[0];
+        if (results === null || addError) {
+          // A command that fails inside EXEC does not stop the next one: the XACK may have
+          // dropped the original although its dead letter was not stored. Put it back, then stop.
+          if (results !== null && !results[1]?.[0]) await redis.xadd(stream, '*', MESSAGE_FIELD, original);
+          throw new Error(`redis-streams: could not store the dead letter of ${entry.id} in ${deadLetterStream}: ${addError instanceof Error ? addError.message : 'transaction aborted'}`);
+        }
         return decision;
       }
     }
   }
 
   const closed = (async () => {
+    // Inside MULTI a command that fails at run time does not stop the next one: an XADD to a
+    // key that is not a stream would fail while the XACK still drops the original. So refuse
+    // to start on such a key.
+    const deadLetterKeyType = await redis.type(deadLetterStream);
+    if (deadLetterKeyType !== 'stream' && deadLetterKeyType !== 'none') {
+      throw new TypeError(`redis-streams: deadLetterStream ${JSON.stringify(deadLetterStream)} holds a ${deadLetterKeyType}, not a stream`);
+    }
     let cursor = '0-0';
     let nextClaimAt = 0;
     while (!stopping) {

@@ -141,6 +141,29 @@ describe('consumeEvents', () => {
     expect(await redis.xpending('orphans', 'workers')).toEqual([0, null, null, null]);
   }, 60_000);
 
+  it('refuses to start when the dead-letter key is not a stream (a dead letter could not be stored)', async () => {
+    await redis.xgroup('CREATE', 'guarded', 'workers', '$', 'MKSTREAM');
+    await redis.set('guarded:dead', 'a string');
+    await redis.xadd('guarded', '*', 'message', 'not json');
+    const consumption = consumeEvents(connection(), () => undefined, { stream: 'guarded', group: 'workers', consumer: 'c', deadLetterStream: 'guarded:dead', blockMs: 100 });
+    await expect(consumption.closed).rejects.toThrow('redis-streams: deadLetterStream "guarded:dead" holds a string, not a stream');
+    expect(consumption.counts.received).toBe(0);
+    // The message is still there for a consumer that can store its dead letter.
+    expect(await redis.xlen('guarded')).toBe(1);
+  }, 30_000);
+
+  it('when storing a dead letter fails while running, puts the original back and stops', async () => {
+    await redis.xgroup('CREATE', 'swapped', 'workers', '$', 'MKSTREAM');
+    await redis.xadd('swapped', '*', 'message', JSON.stringify(valid('A-1')));
+    const consumption = consumeEvents(connection(), () => undefined, { stream: 'swapped', group: 'workers', consumer: 'c', deadLetterStream: 'swapped:dead', blockMs: 100 });
+    await until(() => consumption.counts.handled === 1, 'the consumer running');
+    await redis.set('swapped:dead', 'not a stream any more');
+    await redis.xadd('swapped', '*', 'message', 'not json');
+    await expect(consumption.closed).rejects.toThrow(/could not store the dead letter of \d+-\d+ in swapped:dead: WRONGTYPE/);
+    const entries = (await redis.xrange('swapped', '-', '+')) as [string, string[]][];
+    expect(entries.map(([, fields]) => fields[1])).toEqual([JSON.stringify(valid('A-1')), 'not json', 'not json']);
+  }, 30_000);
+
   it('rejects a missing option at once', () => {
     expect(() => consumeEvents(redis, () => undefined, { stream: 's', group: 'g', consumer: '', deadLetterStream: 'd' })).toThrow(/consumer/);
   });
