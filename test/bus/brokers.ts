@@ -56,6 +56,12 @@ const canConnect = (port: number): Promise<boolean> =>
     socket.once('error', () => resolve(false));
   });
 
+/** Servers still running; killed if the test process exits without stopping them. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 async function startServer(name: 'nats-server' | 'redis-server', args: (port: number, dir: string) => string[], scheme: string): Promise<RunningBroker> {
   const binary = brokerBinary(name);
   const dir = mkdtempSync(join(tmpdir(), `${name}-`));
@@ -65,13 +71,17 @@ async function startServer(name: 'nats-server' | 'redis-server', args: (port: nu
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-2000);
   });
+  running.add(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  let running = true;
-  void exited.then(() => (running = false));
+  let alive = true;
+  void exited.then(() => {
+    alive = false;
+    running.delete(child);
+  });
 
   const deadline = Date.now() + 20_000;
   while (!(await canConnect(port))) {
-    if (!running) throw new Error(`${name} exited at start: ${stderr.trim()}`);
+    if (!alive) throw new Error(`${name} exited at start: ${stderr.trim()}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       await exited;
@@ -84,7 +94,7 @@ async function startServer(name: 'nats-server' | 'redis-server', args: (port: nu
     url: `${scheme}://127.0.0.1:${port}`,
     port,
     async stop() {
-      if (running) {
+      if (alive) {
         child.kill('SIGTERM');
         const forced = setTimeout(() => child.kill('SIGKILL'), 5000);
         await exited;

@@ -79,7 +79,7 @@ async function startWorkers(broker: 'nats' | 'redis', url: string, dir: string):
 async function runScaleOut(workers: Worker[], publish: () => Promise<void>, settled: () => Promise<number>, killed: () => Promise<void> = async () => undefined) {
   await publish();
   const started = Date.now();
-  for (const w of workers) w.child.stdin!.end('go\n');
+  for (const w of workers) w.child.stdin!.write('go\n');
   const [victim, ...survivors] = workers as [Worker, ...Worker[]];
   while (lines(victim.log).length < KILL_AFTER) {
     if (Date.now() - started > DEADLINE_MS) throw new Error(`w0 handled only ${lines(victim.log).length} messages in time`);

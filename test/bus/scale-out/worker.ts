@@ -29,6 +29,8 @@ function handle(event: CatalogEvent, deliveries: number): void {
 
 /** Resolves at the first line on standard input. */
 const go = () => new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+// Standard input closes when the test process goes away: so does this worker.
+process.stdin.once('end', () => process.exit(2));
 
 async function start(): Promise<{ consumption: Consumption; close: () => Promise<unknown> }> {
   if (config.broker === 'nats') {
