@@ -1,19 +1,23 @@
 #!/usr/bin/env node
 /**
- * The package's command line. One command for now:
+ * The package's command line:
  *
  *   event-catalog validate [FILE|-] [--strict] [--rejects FILE] [--json]
+ *   event-catalog dead-letters replay (--nats URL | --redis URL) --stream NAME …
  *
  * Exit status: 0 all valid, 1 some line rejected, 2 usage error or unreadable input.
  */
 import { readFileSync } from 'node:fs';
 import { BIN_NAME, runValidate, type ValidateIo } from './validate-command.js';
+import { runDeadLetters } from './dead-letters-command.js';
 
 const USAGE = `usage: ${BIN_NAME} <command> [options]
 
 commands:
   validate [FILE|-] [--strict] [--rejects FILE] [--json]
       check bus messages (JSON Lines) against the event catalog; "${BIN_NAME} validate --help" for more
+  dead-letters replay (--nats URL | --redis URL) --stream NAME …
+      publish again the dead letters that are valid now; "${BIN_NAME} dead-letters --help" for more
 
 options:
   --help, -h     this help
@@ -45,6 +49,8 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'validate':
       return runValidate(rest, io);
+    case 'dead-letters':
+      return runDeadLetters(rest, io);
     case '--help':
     case '-h':
     case 'help':
