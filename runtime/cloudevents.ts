@@ -2,6 +2,7 @@ import type { CatalogEvent } from '../generated/types.js';
 import { rejection, type ValidateOptions, type ValidationResult } from './result.js';
 import { summarizeIssues } from './issues.js';
 import { validateEvent } from './validate-event.js';
+import { isStrict } from './validate-options.js';
 
 /**
  * CloudEvents 1.0, structured mode (`application/cloudevents+json`).
@@ -34,6 +35,7 @@ export function fromCloudEvent(cloudEvent: unknown): unknown {
 
 /** Validates a structured-mode CloudEvent as the event it carries. Never throws. */
 export function validateCloudEvent(cloudEvent: unknown, options?: ValidateOptions): ValidationResult {
+  isStrict(options);
   try {
     if (typeof cloudEvent === 'object' && cloudEvent !== null && (cloudEvent as Record<string, unknown>).specversion !== '1.0') {
       return rejection('malformed_message', 'not a CloudEvents 1.0 event (specversion must be "1.0")', { path: '/specversion', code: 'cloudevents_specversion', message: 'expected "1.0"' });
