@@ -69,6 +69,8 @@ export class Tally {
   malformed = 0;
   /** Blank lines skipped: shown in the table, not part of the JSON summary. */
   blank = 0;
+  /** Lines read so far, blank ones included. */
+  physicalLines = 0;
   readonly byEvent = new Map<string, Map<string, { valid: number; invalid: number }>>();
   readonly issues = new IssueTally();
 
