@@ -26,11 +26,19 @@ export interface StructuredCloudEvent {
   [extension: string]: unknown;
 }
 
-/** The envelope for a CloudEvent: its attributes are kept as extra top-level keys. */
+/**
+ * The envelope for a CloudEvent: its attributes are kept as extra top-level keys. Never
+ * throws: what it cannot map (not an object, or an object that throws while being read) it
+ * returns as it is, and `validateEvent` then says why it is not an event.
+ */
 export function fromCloudEvent(cloudEvent: unknown): unknown {
-  if (typeof cloudEvent !== 'object' || cloudEvent === null || Array.isArray(cloudEvent)) return cloudEvent;
-  const { type, eventversion, data, ...attributes } = cloudEvent as Record<string, unknown>;
-  return { ...attributes, type, version: eventversion, payload: data };
+  try {
+    if (typeof cloudEvent !== 'object' || cloudEvent === null || Array.isArray(cloudEvent)) return cloudEvent;
+    const { type, eventversion, data, ...attributes } = cloudEvent as Record<string, unknown>;
+    return { ...attributes, type, version: eventversion, payload: data };
+  } catch {
+    return cloudEvent;
+  }
 }
 
 /** Validates a structured-mode CloudEvent as the event it carries. Never throws. */
@@ -62,18 +70,30 @@ export function validateCloudEvent(cloudEvent: unknown, options?: ValidateOption
 const toCloudEventPath = (path: string): string =>
   path.startsWith('/payload') ? `/data${path.slice('/payload'.length)}` : path === '/version' ? '/eventversion' : path;
 
-/** Wraps an event as a structured-mode CloudEvent. */
+/**
+ * Wraps an event as a structured-mode CloudEvent. It takes an event the program built (or
+ * validated), not a message from outside: given anything that is not an object with a string
+ * `type` and `version`, or attributes that are not an object, it throws a `TypeError`.
+ */
 export function toCloudEvent(
   event: CatalogEvent,
   attributes: { id: string; source: string; time?: string; subject?: string; [extension: string]: unknown },
 ): StructuredCloudEvent {
+  let type: unknown, version: unknown, payload: unknown;
+  try {
+    ({ type, version, payload } = event);
+  } catch (cause) {
+    throw new TypeError('toCloudEvent: the event could not be read', { cause });
+  }
+  if (typeof type !== 'string' || typeof version !== 'string') throw new TypeError('toCloudEvent takes an event: an object with a string type and version');
+  if (typeof attributes !== 'object' || attributes === null) throw new TypeError('toCloudEvent takes the CloudEvent attributes as an object ({ id, source, … })');
   return {
     ...attributes,
     specversion: '1.0',
-    type: event.type,
-    eventversion: event.version,
+    type,
+    eventversion: version,
     datacontenttype: 'application/json',
-    dataschema: `urn:data-import-events:event:${event.type}:${event.version}:message`,
-    data: event.payload,
+    dataschema: `urn:data-import-events:event:${type}:${version}:message`,
+    data: payload,
   };
 }
