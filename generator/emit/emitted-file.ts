@@ -4,10 +4,7 @@ export interface EmittedFile {
   contents: string;
 }
 
-/** Plain code-unit order (never `localeCompare`): the same on every machine and locale. */
-export function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+export { byCodeUnit } from '../../runtime/code-unit-order.js';
 
 /** JSON with two-space indent and a trailing newline; key order is the order the object was built in. */
 export function stableJson(value: unknown): string {
