@@ -81,6 +81,9 @@ const CARRIAGE_RETURN = 0x0d;
 /** JSON's own white space only: a line of NBSP, U+2028 or a form feed is not blank but malformed. */
 const BLANK = /^[ \t\r\n]*$/;
 
+/** A rejected line longer than this is written to the rejects file in slices of this many characters. */
+const RAW_SLICE = 1 << 20;
+
 /** Thrown for an input that cannot be read or a rejects file that cannot be written: exit 2. */
 class IoFailure extends Error {}
 
@@ -90,6 +93,8 @@ class RejectsWriter {
   private failure: Error | undefined;
   private readonly failed: Promise<never>;
   private buffer = '';
+  /** Whether the file fell behind since the last flush. */
+  private behind = false;
 
   constructor(handle: FileHandle, name: string) {
     this.stream = handle.createWriteStream();
@@ -103,16 +108,34 @@ class RejectsWriter {
   }
 
   add(rejected: RejectedLine): void {
-    this.buffer += `${JSON.stringify(rejected)}\n`;
+    const { raw } = rejected;
+    if (raw.length <= RAW_SLICE) {
+      this.buffer += `${JSON.stringify(rejected)}\n`;
+      return;
+    }
+    // A long line, escaped as JSON, can be six times its length: it is escaped and handed to
+    // the file slice by slice, so no more than one slice is ever held escaped. (A surrogate
+    // pair cut between two slices is written as two escapes, which JSON reads back as the pair.)
+    this.write(this.buffer);
+    this.buffer = '';
+    const head = JSON.stringify({ line: rejected.line, error: rejected.error });
+    this.write(`${head.slice(0, -1)},"raw":"`);
+    for (let at = 0; at < raw.length; at += RAW_SLICE) this.write(JSON.stringify(raw.slice(at, at + RAW_SLICE)).slice(1, -1));
+    this.write('"}\n');
   }
 
   /** Hands what was added to the file; waits while the file is behind. */
   async flush(): Promise<void> {
     if (this.failure) await this.failed;
-    if (this.buffer.length === 0) return;
-    const text = this.buffer;
+    this.write(this.buffer);
     this.buffer = '';
-    if (!this.stream.write(text)) await Promise.race([once(this.stream, 'drain'), this.failed]);
+    if (!this.behind) return;
+    this.behind = false;
+    await Promise.race([once(this.stream, 'drain'), this.failed]);
+  }
+
+  private write(text: string): void {
+    if (text.length > 0 && !this.stream.write(text)) this.behind = true;
   }
 
   async close(): Promise<void> {
@@ -348,7 +371,8 @@ function lineTooLong(kept: Buffer, bytes: number, max: number): { result: Valida
   const message = `line of ${bytes.toLocaleString('en-US')} bytes, longer than the maximum of ${max.toLocaleString('en-US')} (--max-line-length): not read as a message`;
   return {
     result: { ok: false, error: { code: 'malformed_message', message, issues: [{ path: '', code: 'line_too_long', message }] } },
-    raw: `${utf8Lossy.decode(kept)}…[cut: only the first ${kept.length.toLocaleString('en-US')} of ${bytes.toLocaleString('en-US')} bytes kept]`,
+    // An ASCII marker: one wider character would double the size of the whole text in memory.
+    raw: `${utf8Lossy.decode(kept)} [cut: only the first ${kept.length.toLocaleString('en-US')} of ${bytes.toLocaleString('en-US')} bytes kept]`,
   };
 }
 

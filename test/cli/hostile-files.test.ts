@@ -4,15 +4,13 @@
  * name, hundreds of lines each with its own 1 MB property name, and a run of NUL bytes with no
  * line end. Each must end with a summary, exit 1, and a rejects file that accounts for every line.
  */
-import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ValidateSummary } from '../../runtime/cli/validate-tally.js';
+import { spawnBin } from './spawn-bin.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'validate-hostile-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -33,17 +31,7 @@ function writeParts(name: string, parts: Iterable<string | Buffer>): string {
   return path;
 }
 
-function binSmallHeap(args: string[]) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, ['--max-old-space-size=256', '--import', 'tsx', join(ROOT, 'runtime/cli/main.ts'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const binSmallHeap = (args: string[]) => spawnBin(args, { nodeArgs: ['--max-old-space-size=256'] });
 
 const rejectsOf = (path: string) =>
   readFileSync(path, 'utf8')

@@ -4,7 +4,7 @@
  * itself. One test spawns the real bin end to end.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -17,6 +17,7 @@ import { printable } from '../../runtime/cli/validate-table.js';
 import { packageVersion } from '../../runtime/cli/package-version.js';
 import { IssueTally, type ValidateSummary } from '../../runtime/cli/validate-tally.js';
 import { decodeEvent } from '../../runtime/decode-event.js';
+import { spawnBin } from './spawn-bin.js';
 import type { ValidationMode } from '../../runtime/result.js';
 import {
   generateLabelledSampleStream,
@@ -364,10 +365,21 @@ describe('validate on hostile input', () => {
       [2, 'malformed_message', 'line_too_long'],
       [4, 'malformed_message', 'line_too_long'],
     ]);
-    expect(rejects[0]!.raw).toBe(`${long.slice(0, 1024)}…[cut: only the first 1,024 of ${long.length.toLocaleString('en-US')} bytes kept]`);
+    expect(rejects[0]!.raw).toBe(`${long.slice(0, 1024)} [cut: only the first 1,024 of ${long.length.toLocaleString('en-US')} bytes kept]`);
     expect(rejects[0]!.error.message).toContain(`line of ${long.length.toLocaleString('en-US')} bytes`);
     // A line of exactly the maximum is read as usual.
     expect((await runJson(['--max-line-length', String(validLine.length)], `${validLine}\n`)).summary).toMatchObject({ lines: 1, valid: 1 });
+  });
+
+  it('writes a long rejected line to the rejects file exactly, control characters and surrogate pairs included', async () => {
+    const long = `{"x":"a${'😀\u0000'.repeat(1_000_000)}`; // not JSON: the string never ends
+    const rejectsFile = join(work, 'long-raw-rejects.jsonl');
+    const { summary } = await runJson(['--rejects', rejectsFile], `${validLine}\n${long}\n${validLine}\n{}\n`);
+    expect(summary).toMatchObject({ lines: 4, valid: 2, malformed: 2 });
+    const rejects = readRejects(rejectsFile);
+    expect(rejects.map((r) => r.line)).toEqual([2, 4]);
+    expect(rejects[0]!.raw === long).toBe(true);
+    expect(rejects[0]!.error.issues[0]!.code).toBe('json_syntax');
   });
 
   it('counts lines of white space JSON does not know (NBSP, U+2028, VT, FF, U+3000) as malformed, not blank', async () => {
@@ -431,31 +443,8 @@ describe('the CLI code', () => {
 });
 
 describe('the bin, end to end', () => {
-  const bin = (args: string[], stdin?: string) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'runtime/cli/main.ts'), ...args], { cwd: ROOT });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end(stdin ?? '');
-    });
-
-  /** The bin with standard input read from a file, as `< file` in a shell. */
-  const binFromFile = (args: string[], stdinFile: string) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const fd = openSync(stdinFile, 'r');
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'runtime/cli/main.ts'), ...args], { cwd: ROOT, stdio: [fd, 'pipe', 'pipe'] });
-      closeSync(fd);
-      let stdout = '';
-      let stderr = '';
-      child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+  const bin = (args: string[], text?: string) => spawnBin(args, { text });
+  const binFromFile = (args: string[], fromFile: string) => spawnBin(args, { fromFile });
 
   it('refuses --rejects naming the file standard input reads (exit 2), and leaves it whole', async () => {
     const input = join(work, 'stdin-same.jsonl');
