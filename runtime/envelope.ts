@@ -2,27 +2,20 @@ import { isPlainObject } from './check-payload.js';
 import { quote } from './echo.js';
 import { rejection, type EventError, type EventIssue } from './result.js';
 
-/** A message whose envelope is well formed; its type and version may still be unknown. */
-export interface Envelope {
-  type: string;
-  version: string;
-  payload: Record<string, unknown>;
-  [key: string]: unknown;
-}
-
 type Rejection = { ok: false; error: EventError };
 
 const malformed = (message: string, issue: EventIssue): Rejection => rejection('malformed_message', message, issue);
 
+/** A message that is not a JSON object. */
+export const notAnObject = (): Rejection => malformed('message is not a JSON object', { path: '', code: 'not_object', message: 'expected a JSON object' });
+
 /**
- * Why `message` is not an envelope (`malformed_message`: not an object, `type` or `version`
- * not a string, `payload` not a plain object), or `undefined` when it is one.
+ * Why the members of a message (a plain object: see `isPlainObject`) do not make an envelope
+ * (`malformed_message`: `type` or `version` not a string, `payload` not a plain object), or
+ * `undefined` when they do. The caller reads the members once and passes them in: the valid
+ * path reads each only once.
  */
-export function envelopeRejection(message: unknown): Rejection | undefined {
-  if (!isPlainObject(message)) {
-    return malformed('message is not a JSON object', { path: '', code: 'not_object', message: 'expected a JSON object' });
-  }
-  const { type, version, payload } = message;
+export function envelopeRejection(type: unknown, version: unknown, payload: unknown): Rejection | undefined {
   if (typeof type !== 'string') {
     return malformed('message has no string "type"', { path: '/type', code: type === undefined ? 'required' : 'type', message: 'expected a string event type' });
   }

@@ -2,7 +2,7 @@ import type { CatalogEvent } from '../generated/types.js';
 import type { CompiledEventModule } from './compiled-validator.js';
 import { checkPayload, isPlainObject } from './check-payload.js';
 import { clip } from './echo.js';
-import { envelopeRejection, type Envelope } from './envelope.js';
+import { envelopeRejection, notAnObject } from './envelope.js';
 import { pointerTokens } from './issues.js';
 import type { EventError, ValidateOptions } from './result.js';
 import { EventValidationError, rejection } from './result.js';
@@ -43,16 +43,17 @@ export function defineEventValidator<E extends CatalogEvent>(
   const validate = (message: unknown, options?: ValidateOptions): EventValidationResult<E> => {
     const strict = isStrict(options);
     try {
-      const malformed = envelopeRejection(message);
+      if (!isPlainObject(message)) return notAnObject();
+      const { type: messageType, version: messageVersion, payload } = message;
+      const malformed = envelopeRejection(messageType, messageVersion, payload);
       if (malformed) return malformed;
-      const envelope = message as Envelope;
-      if (envelope.type !== type) {
-        return rejection('unknown_event_type', `expected a ${type} message`, { path: '/type', code: 'unknown_event_type', message: `expected "${type}"` }, { type: clip(envelope.type) });
+      if (messageType !== type) {
+        return rejection('unknown_event_type', `expected a ${type} message`, { path: '/type', code: 'unknown_event_type', message: `expected "${type}"` }, { type: clip(messageType as string) });
       }
-      if (envelope.version !== version) {
+      if (messageVersion !== version) {
         return rejection('unknown_event_version', `expected ${type} ${version}`, { path: '/version', code: 'unknown_event_version', message: `expected "${version}"` }, { type, knownVersions: [version] });
       }
-      const error = checkPayload(compiled, type, version, envelope.payload, strict);
+      const error = checkPayload(compiled, type, version, payload, strict);
       return error ? { ok: false, error } : { ok: true, event: message as unknown as E };
     } catch {
       return rejection('malformed_message', 'message could not be read', { path: '', code: 'unreadable', message: 'reading the message threw' });

@@ -12,22 +12,29 @@ export const FULL_SEARCH_LIMIT = 4096;
 /** Whether `root` holds more than `limit` values; reads at most about `limit` of them. */
 export function hasMoreValuesThan(root: unknown, limit: number): boolean {
   let count = 1;
-  const pending: unknown[] = [root];
-  while (pending.length > 0) {
-    const value = pending.pop();
-    if (typeof value !== 'object' || value === null) continue;
-    if (Array.isArray(value)) {
-      count += value.length;
-      if (count > limit) return true;
-      for (const item of value) pending.push(item);
-    } else {
-      const keys = Object.keys(value);
-      count += keys.length;
-      if (count > limit) return true;
-      for (const key of keys) pending.push((value as Record<string, unknown>)[key]);
+  // Only containers wait here: a leaf is counted and done with.
+  const pending: object[] = [];
+  let value: unknown = root;
+  for (;;) {
+    if (typeof value === 'object' && value !== null) {
+      if (Array.isArray(value)) {
+        count += value.length;
+        if (count > limit) return true;
+        for (let i = 0; i < value.length; i++) {
+          const item: unknown = value[i];
+          if (typeof item === 'object' && item !== null) pending.push(item);
+        }
+      } else {
+        for (const key in value) {
+          if (++count > limit) return true;
+          const member: unknown = (value as Record<string, unknown>)[key];
+          if (typeof member === 'object' && member !== null) pending.push(member);
+        }
+      }
     }
+    if (pending.length === 0) return false;
+    value = pending.pop();
   }
-  return false;
 }
 
 export interface PayloadView {

@@ -1,16 +1,21 @@
 import type { CatalogEvent } from '../generated/types.js';
 import { compiledEvents } from '../generated/registry.cjs';
-import { checkPayload } from './check-payload.js';
+import { checkPayload, isPlainObject } from './check-payload.js';
 import { clip, quote } from './echo.js';
-import { envelopeRejection, type Envelope } from './envelope.js';
+import { envelopeRejection, notAnObject } from './envelope.js';
 import { EventValidationError, rejection, type ValidateOptions, type ValidationResult } from './result.js';
 import { isStrict } from './validate-options.js';
 
 function check(message: unknown, strict: boolean): ValidationResult {
-  const malformed = envelopeRejection(message);
+  if (!isPlainObject(message)) return notAnObject();
+  const { type, version, payload } = message;
+  const malformed = envelopeRejection(type, version, payload);
   if (malformed) return malformed;
-  const { type, version, payload } = message as Envelope;
+  return checkEvent(message, type as string, version as string, payload, strict);
+}
 
+/** The event type, version and payload of a well-formed envelope. */
+function checkEvent(message: Record<string, unknown>, type: string, version: string, payload: unknown, strict: boolean): ValidationResult {
   const versions = compiledEvents.get(type);
   if (versions === undefined) {
     return rejection(

@@ -1,6 +1,6 @@
 /**
- * `validate [FILE|-] [--strict] [--rejects FILE] [--json]`: checks a dump of bus messages
- * (JSON Lines) against the catalog and summarises it.
+ * `validate [FILE|-] [--strict] [--rejects FILE] [--json] [--max-line-length BYTES]`: checks a
+ * dump of bus messages (JSON Lines) against the catalog and summarises it.
  *
  * - Streams: the input is split into lines chunk by chunk (on `\n`; a `\r` before it is part
  *   of the line ending), each line is checked with `decodeEvent` and forgotten. What is kept is
@@ -15,18 +15,18 @@
  *   a line end are accepted. A line that is not valid UTF-8 is `malformed_message`
  *   (`invalid_utf8`).
  * - Exit status: 0 when every counted line is valid, 1 when any was rejected, 2 for usage
- *   errors and unreadable input (or an unwritable rejects file).
+ *   errors and unreadable input (or an unwritable rejects file), 130 when interrupted.
  *
  * Run-time code: imports only the runtime and the generated validators.
  */
-import { once } from 'node:events';
 import { fstatSync } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { addAbortSignal, type Readable } from 'node:stream';
-import { parseArgs } from 'node:util';
 import { decodeEvent } from '../index.js';
-import type { EventError, ValidateOptions, ValidationMode, ValidationResult } from '../index.js';
+import type { ValidateOptions, ValidationResult } from '../index.js';
+import { describe, IoFailure, RejectsWriter } from './rejects-file.js';
+import { parseValidateArguments } from './validate-arguments.js';
 import { formatTable } from './validate-table.js';
 import { ISSUE_TALLY_CAPACITY, Tally } from './validate-tally.js';
 
@@ -39,19 +39,11 @@ export interface ValidateIo {
 }
 
 
-/** One line of the rejects file. */
-export interface RejectedLine {
-  line: number;
-  error: EventError;
-  raw: string;
-}
+export type { RejectedLine } from './rejects-file.js';
+export { DEFAULT_MAX_LINE_LENGTH } from './validate-arguments.js';
 
 export const BIN_NAME = 'event-catalog';
 export const VALIDATE_USAGE = `usage: ${BIN_NAME} validate [FILE|-] [--strict] [--rejects FILE] [--json] [--max-line-length BYTES]`;
-/** The longest line read as a message, in bytes, unless `--max-line-length` says otherwise. */
-export const DEFAULT_MAX_LINE_LENGTH = 16 * 1024 * 1024;
-/** The most `--max-line-length` may be: a longer line could not be held as one string anyway. */
-const MAX_MAX_LINE_LENGTH = 256 * 1024 * 1024;
 /** Exit status after an interrupt, as a shell reports a SIGINT. */
 export const INTERRUPTED_EXIT = 130;
 
@@ -81,89 +73,6 @@ const CARRIAGE_RETURN = 0x0d;
 /** JSON's own white space only: a line of NBSP, U+2028 or a form feed is not blank but malformed. */
 const BLANK = /^[ \t\r\n]*$/;
 
-/** A rejected line longer than this is written to the rejects file in slices of this many characters. */
-const RAW_SLICE = 1 << 20;
-
-/** Thrown for an input that cannot be read or a rejects file that cannot be written: exit 2. */
-class IoFailure extends Error {}
-
-/** Writes to a file with back-pressure; any write error becomes an `IoFailure`. */
-class RejectsWriter {
-  private readonly stream: NodeJS.WritableStream;
-  private failure: Error | undefined;
-  private readonly failed: Promise<never>;
-  private buffer = '';
-  /** Whether the file fell behind since the last flush. */
-  private behind = false;
-
-  constructor(handle: FileHandle, name: string) {
-    this.stream = handle.createWriteStream();
-    this.failed = new Promise<never>((_, reject) => {
-      this.stream.on('error', (error: Error) => {
-        this.failure = error;
-        reject(new IoFailure(`cannot write rejects file ${name}: ${describe(error)}`));
-      });
-    });
-    this.failed.catch(() => undefined);
-  }
-
-  add(rejected: RejectedLine): void {
-    const { raw } = rejected;
-    if (raw.length <= RAW_SLICE) {
-      this.buffer += `${JSON.stringify(rejected)}\n`;
-      return;
-    }
-    // A long line, escaped as JSON, can be six times its length: it is escaped and handed to
-    // the file slice by slice, so no more than one slice is ever held escaped. (A surrogate
-    // pair cut between two slices is written as two escapes, which JSON reads back as the pair.)
-    this.write(this.buffer);
-    this.buffer = '';
-    const head = JSON.stringify({ line: rejected.line, error: rejected.error });
-    this.write(`${head.slice(0, -1)},"raw":"`);
-    for (let at = 0; at < raw.length; at += RAW_SLICE) this.write(JSON.stringify(raw.slice(at, at + RAW_SLICE)).slice(1, -1));
-    this.write('"}\n');
-  }
-
-  /** Hands what was added to the file; waits while the file is behind. */
-  async flush(): Promise<void> {
-    if (this.failure) await this.failed;
-    this.write(this.buffer);
-    this.buffer = '';
-    if (!this.behind) return;
-    this.behind = false;
-    await Promise.race([once(this.stream, 'drain'), this.failed]);
-  }
-
-  private write(text: string): void {
-    if (text.length > 0 && !this.stream.write(text)) this.behind = true;
-  }
-
-  async close(): Promise<void> {
-    await this.flush();
-    this.stream.end();
-    await Promise.race([once(this.stream, 'close'), this.failed]);
-  }
-
-  destroy(): void {
-    (this.stream as NodeJS.WritableStream & { destroy?: () => void }).destroy?.();
-  }
-}
-
-const describe = (error: unknown): string => {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file or directory';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-    default:
-      return error instanceof Error ? error.message : String(error);
-  }
-};
-
 const guardedStdouts = new WeakSet<object>();
 
 /** A closed pipe on stdout (`… | head`) is not an error worth a crash: stop writing, keep the exit status. */
@@ -185,81 +94,10 @@ const write = (out: NodeJS.WritableStream, text: string): Promise<void> =>
     }
   });
 
-interface Options {
-  input: string | undefined;
-  mode: ValidationMode;
-  rejects: string | undefined;
-  json: boolean;
-  maxLineLength: number;
-}
-
-const OPTIONS = {
-  strict: { type: 'boolean' },
-  rejects: { type: 'string', value: 'FILE' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  'max-line-length': { type: 'string', value: 'BYTES' },
-} as const;
-
-/** What is wrong with the options, in plain words (Node's parser says it in its own), or `undefined`. */
-function optionProblem(args: readonly string[], options: Record<string, { type: 'boolean' | 'string'; short?: string; value?: string }>): string | undefined {
-  const shorts = new Set(Object.values(options).flatMap((o) => (o.short === undefined ? [] : [`-${o.short}`])));
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--') return undefined;
-    if (arg === '-' || !arg.startsWith('-') || shorts.has(arg)) continue;
-    const equals = arg.indexOf('=');
-    const flag = arg.startsWith('--') && equals !== -1 ? arg.slice(0, equals) : arg;
-    const value = flag === arg ? undefined : arg.slice(equals + 1);
-    const option = flag.startsWith('--') ? options[flag.slice(2)] : undefined;
-    if (option === undefined) return `unknown option ${JSON.stringify(flag)}`;
-    if (option.type === 'boolean' && value !== undefined) return `${flag} takes no value`;
-    if (option.type === 'string' && value === undefined) {
-      const next = args[i + 1];
-      if (next === undefined || (next.startsWith('-') && next !== '-')) return `${flag} needs a value: ${flag} ${option.value ?? 'VALUE'}`;
-      i++;
-    }
-  }
-  return undefined;
-}
-
-/** `16777216`, `512KiB`, `16MiB`, `1GiB` → bytes; `undefined` when it is none of those. */
-function byteCount(text: string): number | undefined {
-  const match = /^([0-9]+)(KiB|MiB|GiB)?$/.exec(text);
-  if (!match) return undefined;
-  const unit = match[2] === 'KiB' ? 1024 : match[2] === 'MiB' ? 1024 ** 2 : match[2] === 'GiB' ? 1024 ** 3 : 1;
-  return Number(match[1]) * unit;
-}
-
-function parseOptions(args: string[]): Options | { help: true } | { usage: string } {
-  const problem = optionProblem(args, OPTIONS);
-  if (problem !== undefined) return { usage: problem };
-  let parsed;
-  try {
-    parsed = parseArgs({ args, allowPositionals: true, options: OPTIONS });
-  } catch (error) {
-    return { usage: (error as Error).message.split('\n')[0]! };
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return { help: true };
-  if (positionals.length > 1) return { usage: `one input at most, got ${positionals.length}: ${positionals.join(' ')}` };
-  if (values.rejects === '') return { usage: '--rejects needs a file name' };
-  let maxLineLength = DEFAULT_MAX_LINE_LENGTH;
-  if (values['max-line-length'] !== undefined) {
-    const bytes = byteCount(values['max-line-length']);
-    if (bytes === undefined || bytes < 1 || bytes > MAX_MAX_LINE_LENGTH) {
-      return { usage: `--max-line-length takes a number of bytes from 1 to 256MiB (such as 1048576 or 16MiB), got ${JSON.stringify(values['max-line-length'])}` };
-    }
-    maxLineLength = bytes;
-  }
-  const input = positionals[0] === undefined || positionals[0] === '-' ? undefined : positionals[0];
-  return { input, mode: values.strict ? 'strict' : 'tolerant', rejects: values.rejects, json: values.json ?? false, maxLineLength };
-}
-
 /** Runs `validate` with the given arguments (those after `validate`); resolves to the exit status. */
 export async function runValidate(args: string[], io: ValidateIo): Promise<number> {
   guardStdout(io.stdout);
-  const options = parseOptions(args);
+  const options = parseValidateArguments(args);
   if ('usage' in options) {
     await write(io.stderr, `✘ ${options.usage}\n${VALIDATE_USAGE}\n`);
     return 2;

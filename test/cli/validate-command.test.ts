@@ -433,7 +433,7 @@ describe('the issue tally', () => {
 
 describe('the CLI code', () => {
   it('imports only the runtime and the generated code, never build-time tools', () => {
-    for (const file of ['validate-command.ts', 'main.ts']) {
+    for (const file of ['validate-command.ts', 'validate-arguments.ts', 'rejects-file.ts', 'package-version.ts', 'main.ts']) {
       const source = readFileSync(join(ROOT, 'runtime/cli', file), 'utf8');
       const specifiers = [...source.matchAll(/^\s*(?:import|export)\b[^'"]*from\s+'([^']+)'/gm)].map((m) => m[1]!);
       expect(specifiers.length).toBeGreaterThan(0);
