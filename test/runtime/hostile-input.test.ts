@@ -99,6 +99,14 @@ describe('text copied from a message into its error', () => {
   });
 });
 
+describe('one envelope check', () => {
+  it('gives validateEvent and an event validator the same verdict on a malformed envelope', () => {
+    const payload = { account_number: 'A', account_user_emails: [] };
+    const envelopes = [null, [], 'x', { version: 'v1', payload }, { type: 5, version: 'v1', payload }, { type: 'account.created', payload }, { type: 'account.created', version: 1, payload }, { type: 'account.created', version: 'v1' }, { type: 'account.created', version: 'v1', payload: [] }];
+    for (const message of envelopes) expect(accountCreatedV1.validate(message), JSON.stringify(message)).toEqual(validateEvent(message));
+  });
+});
+
 describe('decodeEvent never throws on what it is given', () => {
   const revoked = (): object => {
     const { proxy, revoke } = Proxy.revocable({}, {});
