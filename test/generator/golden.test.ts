@@ -63,4 +63,4 @@ it('type-checks every golden TypeScript file, with the runtime that imports it, 
     return `${d.getSourceFile()?.getFilePath()}:${d.getLineNumber()}: ${typeof text === 'string' ? text : text.getMessageText()}`;
   });
   expect(diagnostics).toEqual([]);
-});
+}, 60_000);
