@@ -99,6 +99,8 @@ console.log(JSON.stringify([schema.$id, manifest.events.length]));`,
     const result = run(join(consumer, 'node_modules/.bin/event-catalog'), ['validate', 'dump.jsonl', '--json'], consumer);
     expect(result.status).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ lines: 2, valid: 1, malformed: 1 });
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(run(join(consumer, 'node_modules/.bin/event-catalog'), ['--version'], consumer).stdout).toBe(`${version}\n`);
   }, SPAWNS);
 });
 
