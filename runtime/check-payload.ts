@@ -1,5 +1,6 @@
-import type { CompiledEventModule } from './compiled-validator.js';
+import type { CompiledEventModule, CompiledValidator } from './compiled-validator.js';
 import { summarizeIssues, toIssues } from './issues.js';
+import { boundedView, FULL_SEARCH_LIMIT, hasMoreValuesThan } from './payload-view.js';
 import type { EventError } from './result.js';
 
 /** A JSON object as `JSON.parse` makes it: not null, not an array, no class instance. */
@@ -15,9 +16,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * Returns `undefined` when the payload is valid.
  */
 export function checkPayload(compiled: CompiledEventModule, type: string, version: string, payload: unknown, strict: boolean): EventError | undefined {
-  if ((strict ? compiled.fast.strict : compiled.fast.tolerant)(payload)) return undefined;
-  const full = strict ? compiled.full().strict : compiled.full().tolerant;
-  const issues = full(payload) ? [] : toIssues(full.errors ?? [], payload);
+  const fast = strict ? compiled.fast.strict : compiled.fast.tolerant;
+  if (fast(payload)) return undefined;
+  const issues = collectIssues(strict ? compiled.full().strict : compiled.full().tolerant, fast, payload);
   if (issues.length === 0) {
     // The two passes disagree: only a payload whose getters or proxies answer differently
     // from one read to the next gets here. Say so rather than reject without a reason.
@@ -25,4 +26,20 @@ export function checkPayload(compiled: CompiledEventModule, type: string, versio
     return { code: 'malformed_message', message: `${type} ${version} payload could not be read consistently`, issues: [{ path: '/payload', code: 'unreadable', message }] };
   }
   return { code: 'invalid_payload', message: `invalid ${type} ${version} payload: ${summarizeIssues(issues)}`, type, version, issues };
+}
+
+/**
+ * The issues of a rejected payload, in bounded time and memory. The all-errors validator
+ * makes one error object per fault, and a payload can hold millions (an array of ten
+ * million wrong items), so a payload of more than `FULL_SEARCH_LIMIT` values is searched
+ * through a bounded view of it instead (the first values of each array and object, breadth
+ * first). Every issue found there is a real one; the closing issue says the search was partial.
+ */
+function collectIssues(full: CompiledValidator, fast: CompiledValidator, payload: unknown) {
+  if (!hasMoreValuesThan(payload, FULL_SEARCH_LIMIT)) return full(payload) ? [] : toIssues(full.errors ?? [], payload);
+  const view = boundedView(payload, FULL_SEARCH_LIMIT);
+  // A property the view left out is not missing: drop what its absence made the validator say.
+  const errors = full(view.root) ? [] : (full.errors ?? []).filter((error) => !view.omitted(error));
+  // The view may hold none of the faults; the first-error run found a real one.
+  return toIssues(errors.length > 0 ? errors : (fast.errors ?? []), payload, true);
 }

@@ -3,6 +3,7 @@ import type { CatalogEvent } from '../generated/types.js';
 import { rejection, type ValidateOptions, type ValidationResult } from './result.js';
 import { summarizeIssues } from './issues.js';
 import { validateEvent } from './validate-event.js';
+import { isStrict } from './validate-options.js';
 
 /**
  * CloudEvents 1.0, structured mode (`application/cloudevents+json`).
@@ -26,15 +27,24 @@ export interface StructuredCloudEvent {
   [extension: string]: unknown;
 }
 
-/** The envelope for a CloudEvent: its attributes are kept as extra top-level keys. */
+/**
+ * The envelope for a CloudEvent: its attributes are kept as extra top-level keys. Never
+ * throws: what it cannot map (not an object, or an object that throws while being read) it
+ * returns as it is, and `validateEvent` then says why it is not an event.
+ */
 export function fromCloudEvent(cloudEvent: unknown): unknown {
-  if (typeof cloudEvent !== 'object' || cloudEvent === null || Array.isArray(cloudEvent)) return cloudEvent;
-  const { type, eventversion, data, ...attributes } = cloudEvent as Record<string, unknown>;
-  return { ...attributes, type, version: eventversion, payload: data };
+  try {
+    if (typeof cloudEvent !== 'object' || cloudEvent === null || Array.isArray(cloudEvent)) return cloudEvent;
+    const { type, eventversion, data, ...attributes } = cloudEvent as Record<string, unknown>;
+    return { ...attributes, type, version: eventversion, payload: data };
+  } catch {
+    return cloudEvent;
+  }
 }
 
 /** Validates a structured-mode CloudEvent as the event it carries. Never throws. */
 export function validateCloudEvent(cloudEvent: unknown, options?: ValidateOptions): ValidationResult {
+  isStrict(options);
   try {
     if (typeof cloudEvent === 'object' && cloudEvent !== null && (cloudEvent as Record<string, unknown>).specversion !== '1.0') {
       return rejection('malformed_message', 'not a CloudEvents 1.0 event (specversion must be "1.0")', { path: '/specversion', code: 'cloudevents_specversion', message: 'expected "1.0"' });
@@ -61,18 +71,30 @@ export function validateCloudEvent(cloudEvent: unknown, options?: ValidateOption
 const toCloudEventPath = (path: string): string =>
   path.startsWith('/payload') ? `/data${path.slice('/payload'.length)}` : path === '/version' ? '/eventversion' : path;
 
-/** Wraps an event as a structured-mode CloudEvent. */
+/**
+ * Wraps an event as a structured-mode CloudEvent. It takes an event the program built (or
+ * validated), not a message from outside: given anything that is not an object with a string
+ * `type` and `version`, or attributes that are not an object, it throws a `TypeError`.
+ */
 export function toCloudEvent(
   event: CatalogEvent,
   attributes: { id: string; source: string; time?: string; subject?: string; [extension: string]: unknown },
 ): StructuredCloudEvent {
+  let type: unknown, version: unknown, payload: unknown;
+  try {
+    ({ type, version, payload } = event);
+  } catch (cause) {
+    throw new TypeError('toCloudEvent: the event could not be read', { cause });
+  }
+  if (typeof type !== 'string' || typeof version !== 'string') throw new TypeError('toCloudEvent takes an event: an object with a string type and version');
+  if (typeof attributes !== 'object' || attributes === null) throw new TypeError('toCloudEvent takes the CloudEvent attributes as an object ({ id, source, … })');
   return {
     ...attributes,
     specversion: '1.0',
-    type: event.type,
-    eventversion: event.version,
+    type,
+    eventversion: version,
     datacontenttype: 'application/json',
-    dataschema: messageSchemaId(event.type, event.version),
-    data: event.payload,
+    dataschema: messageSchemaId(type, version),
+    data: payload,
   };
 }

@@ -2,6 +2,7 @@ import type { CatalogEvent, EventOf, EventType, EventVersion, PayloadOf } from '
 import { decodeEvent } from './decode-event.js';
 import { EventValidationError, type EventError, type ValidateOptions, type ValidationResult } from './result.js';
 import { validateEvent } from './validate-event.js';
+import { isStrict } from './validate-options.js';
 
 /** The handler for one (type, version): gets the typed payload and the whole event. */
 export type EventHandlerFn<T extends EventType, V extends EventVersion<T>, R> = (payload: PayloadOf<T, V>, event: EventOf<T, V>) => R;
@@ -44,11 +45,12 @@ type AnyHandler = (payload: unknown, event: unknown) => unknown;
 /**
  * Typed dispatch: validates each message, then calls `handlers[type][version]` with the
  * typed payload. Free of any transport: call it from whatever delivers messages.
+ * Throws a `TypeError` at once for a `mode` that does not exist.
  */
 export function createHandler<R = unknown>(handlers: HandlerMap<R>, options: HandlerOptions<R> = {}): EventHandler<R> {
+  const validateOptions: ValidateOptions = isStrict(options) ? { mode: 'strict' } : {};
   const table = handlers as Record<string, Record<string, AnyHandler | undefined> | undefined>;
   const { onUnknown, onInvalid, onUnhandled } = options;
-  const validateOptions: ValidateOptions = options.mode === undefined ? {} : { mode: options.mode };
 
   const dispatch = (result: ValidationResult, message: unknown): R | undefined => {
     if (!result.ok) {

@@ -1,6 +1,8 @@
+import { clip } from './echo.js';
 import { locateJsonSyntaxError } from './json-syntax.js';
 import { rejection, type ValidateOptions, type ValidationResult } from './result.js';
 import { validateEvent } from './validate-event.js';
+import { isStrict } from './validate-options.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -8,14 +10,17 @@ const malformed = (message: string, code: string): ValidationResult => rejection
 
 /**
  * Decodes one message from JSON text or UTF-8 bytes (a leading byte-order mark is
- * accepted) and validates it. Never throws: bad bytes or bad JSON are `malformed_message`
- * with the position where the text stops being JSON.
+ * accepted) and validates it. Never throws for a message (only for options that do not
+ * exist): bad bytes or bad JSON are `malformed_message` with the position where the text
+ * stops being JSON.
  */
 export function decodeEvent(raw: string | Uint8Array, options?: ValidateOptions): ValidationResult {
+  isStrict(options); // options that do not exist throw whatever the message is
   let text: string;
   if (typeof raw === 'string') {
     text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
-  } else if (raw instanceof Uint8Array) {
+  } else if (ArrayBuffer.isView(raw) && raw instanceof Uint8Array) {
+    // `isView` first: it reads no trap of a proxy, so a hostile one is simply not text.
     try {
       text = utf8.decode(raw);
     } catch {
@@ -34,7 +39,7 @@ export function decodeEvent(raw: string | Uint8Array, options?: ValidateOptions)
       const at = locateJsonSyntaxError(text);
       return malformed(`invalid JSON at line ${at.line}, column ${at.column} (offset ${at.offset}): expected ${at.expected}`, 'json_syntax');
     } catch {
-      return malformed(`invalid JSON: ${parserSays}`, 'json_syntax');
+      return malformed(`invalid JSON: ${clip(parserSays)}`, 'json_syntax');
     }
   }
   return validateEvent(message, options);

@@ -1,10 +1,13 @@
 import type { CatalogEvent } from '../generated/types.js';
 import type { CompiledEventModule } from './compiled-validator.js';
 import { checkPayload, isPlainObject } from './check-payload.js';
+import { clip } from './echo.js';
+import { envelopeRejection, notAnObject } from './envelope.js';
 import { pointerTokens } from './issues.js';
 import type { EventError, ValidateOptions } from './result.js';
 import { EventValidationError, rejection } from './result.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
+import { isStrict } from './validate-options.js';
 
 export type EventValidationResult<E> = { ok: true; event: E } | { ok: false; error: EventError };
 
@@ -20,9 +23,9 @@ export interface EventValidator<E extends CatalogEvent> extends StandardSchemaV1
   readonly open: boolean;
   /** `$id` of the message schema, `generated/schemas/events/<type>/<version>/message.schema.json`. */
   readonly schemaId: string;
-  /** Checks a whole message: it must be this event type and version. Never throws. */
+  /** Checks a whole message: it must be this event type and version. Never throws for a message (only for options that do not exist). */
   validate(message: unknown, options?: ValidateOptions): EventValidationResult<E>;
-  /** Checks a payload alone; issue paths start at `/payload`. Never throws. */
+  /** Checks a payload alone; issue paths start at `/payload`. Never throws for a payload (only for options that do not exist). */
   validatePayload(payload: unknown, options?: ValidateOptions): EventValidationResult<E['payload']>;
   is(message: unknown, options?: ValidateOptions): message is E;
   /** Returns the message typed, or throws `EventValidationError`. */
@@ -37,22 +40,20 @@ export function defineEventValidator<E extends CatalogEvent>(
   schemaId: string,
   compiled: CompiledEventModule,
 ): EventValidator<E> {
-  const check = (payload: unknown, options: ValidateOptions | undefined): EventError | undefined =>
-    checkPayload(compiled, type, version, payload, options?.mode === 'strict');
-
   const validate = (message: unknown, options?: ValidateOptions): EventValidationResult<E> => {
+    const strict = isStrict(options);
     try {
-      if (!isPlainObject(message)) return rejection('malformed_message', 'message is not a JSON object', { path: '', code: 'not_object', message: 'expected a JSON object' });
-      if (message.type !== type) {
-        return rejection('unknown_event_type', `expected a ${type} message`, { path: '/type', code: 'unknown_event_type', message: `expected "${type}"` }, typeof message.type === 'string' ? { type: message.type } : {});
+      if (!isPlainObject(message)) return notAnObject();
+      const { type: messageType, version: messageVersion, payload } = message;
+      const malformed = envelopeRejection(messageType, messageVersion, payload);
+      if (malformed) return malformed;
+      if (messageType !== type) {
+        return rejection('unknown_event_type', `expected a ${type} message`, { path: '/type', code: 'unknown_event_type', message: `expected "${type}"` }, { type: clip(messageType as string) });
       }
-      if (message.version !== version) {
+      if (messageVersion !== version) {
         return rejection('unknown_event_version', `expected ${type} ${version}`, { path: '/version', code: 'unknown_event_version', message: `expected "${version}"` }, { type, knownVersions: [version] });
       }
-      if (!isPlainObject(message.payload)) {
-        return rejection('malformed_message', `${type} ${version} message has no object "payload"`, { path: '/payload', code: message.payload === undefined ? 'required' : 'type', message: 'expected a JSON object payload' });
-      }
-      const error = check(message.payload, options);
+      const error = checkPayload(compiled, type, version, payload, strict);
       return error ? { ok: false, error } : { ok: true, event: message as unknown as E };
     } catch {
       return rejection('malformed_message', 'message could not be read', { path: '', code: 'unreadable', message: 'reading the message threw' });
@@ -60,9 +61,10 @@ export function defineEventValidator<E extends CatalogEvent>(
   };
 
   const validatePayload = (payload: unknown, options?: ValidateOptions): EventValidationResult<E['payload']> => {
+    const strict = isStrict(options);
     try {
       if (!isPlainObject(payload)) return rejection('malformed_message', 'payload is not a JSON object', { path: '/payload', code: 'type', message: 'expected a JSON object payload' });
-      const error = check(payload, options);
+      const error = checkPayload(compiled, type, version, payload, strict);
       return error ? { ok: false, error } : { ok: true, event: payload as unknown as E['payload'] };
     } catch {
       return rejection('malformed_message', 'payload could not be read', { path: '/payload', code: 'unreadable', message: 'reading the payload threw' });

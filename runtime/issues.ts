@@ -1,8 +1,18 @@
 import type { CompiledValidatorError } from './compiled-validator.js';
+import { clip, quote } from './echo.js';
 import type { EventIssue } from './result.js';
 
+/** Most issues one rejected message lists; past it, one closing `too_many_issues` issue says how many more. */
+export const MAX_ISSUES = 100;
+/** Most issues an error's one-line `message` names. */
+const SUMMARY_ISSUES = 10;
+
 /** Issues on one line, for an error's `message`: `/payload/a missing required property "a"; …`. */
-export const summarizeIssues = (issues: readonly EventIssue[]): string => issues.map((i) => `${i.path} ${i.message}`).join('; ');
+export function summarizeIssues(issues: readonly EventIssue[]): string {
+  const named = issues.length > SUMMARY_ISSUES ? issues.slice(0, SUMMARY_ISSUES) : issues;
+  const summary = named.map((i) => `${i.path} ${i.message}`).join('; ');
+  return named === issues ? summary : `${summary}; and ${(issues.length - SUMMARY_ISSUES).toLocaleString('en-US')} more issue(s)`;
+}
 
 /** RFC 6901 escaping of one reference token. */
 export const pointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -36,27 +46,43 @@ export function jsonTypeOf(value: unknown): string {
 
 /**
  * Turns the validator's errors (paths relative to the payload) into issues with JSON
- * Pointers into the whole message. A missing or unexpected property is reported at its
- * own pointer, not at its parent's.
+ * Pointers into the whole message: the first `MAX_ISSUES` of them, then one closing issue
+ * saying how many more there are (`partial`: at least how many, when only part of the
+ * payload was searched). A missing or unexpected property is reported at its own pointer,
+ * not at its parent's; a property name taken from the message is clipped (`clip`).
  */
-export function toIssues(errors: readonly CompiledValidatorError[], payload: unknown, base = '/payload'): EventIssue[] {
-  return errors.map((error): EventIssue => {
-    const at = error.instancePath;
-    switch (error.keyword) {
-      case 'required': {
-        const name = String(error.params.missingProperty);
-        return { path: `${base}${at}/${pointerToken(name)}`, code: 'required', message: `missing required property "${name}"` };
-      }
-      case 'additionalProperties': {
-        const name = String(error.params.additionalProperty);
-        return { path: `${base}${at}/${pointerToken(name)}`, code: 'additional_property', message: `property "${name}" is not in the catalog (strict mode)` };
-      }
-      case 'type': {
-        const expected = Array.isArray(error.params.type) ? error.params.type.join(' or ') : String(error.params.type);
-        return { path: `${base}${at}`, code: 'type', message: `expected ${expected}, got ${jsonTypeOf(valueAt(payload, at))}` };
-      }
-      default:
-        return { path: `${base}${at}`, code: error.keyword, message: error.message ?? `fails "${error.keyword}"` };
+export function toIssues(errors: readonly CompiledValidatorError[], payload: unknown, partial = false, base = '/payload'): EventIssue[] {
+  const listed = errors.length > MAX_ISSUES ? errors.slice(0, MAX_ISSUES) : errors;
+  const issues = listed.map((error) => toIssue(error, payload, base));
+  const more = errors.length - listed.length;
+  if (more > 0 || partial) issues.push(closingIssue(more, partial, base));
+  return issues;
+}
+
+function closingIssue(more: number, partial: boolean, base: string): EventIssue {
+  const count = more.toLocaleString('en-US');
+  const message = !partial
+    ? `${count} more issue(s) not listed (at most ${MAX_ISSUES} are)`
+    : `${more > 0 ? `at least ${count}` : 'possibly'} more issue(s) not listed: the payload is too large to search in full, so only part of it was`;
+  return { path: base, code: 'too_many_issues', message };
+}
+
+function toIssue(error: CompiledValidatorError, payload: unknown, base: string): EventIssue {
+  const at = error.instancePath;
+  switch (error.keyword) {
+    case 'required': {
+      const name = String(error.params.missingProperty);
+      return { path: `${base}${at}/${pointerToken(clip(name))}`, code: 'required', message: `missing required property ${quote(name)}` };
     }
-  });
+    case 'additionalProperties': {
+      const name = String(error.params.additionalProperty);
+      return { path: `${base}${at}/${pointerToken(clip(name))}`, code: 'additional_property', message: `property ${quote(name)} is not in the catalog (strict mode)` };
+    }
+    case 'type': {
+      const expected = Array.isArray(error.params.type) ? error.params.type.join(' or ') : String(error.params.type);
+      return { path: `${base}${at}`, code: 'type', message: `expected ${expected}, got ${jsonTypeOf(valueAt(payload, at))}` };
+    }
+    default:
+      return { path: `${base}${at}`, code: error.keyword, message: error.message ?? `fails "${error.keyword}"` };
+  }
 }

@@ -6,10 +6,11 @@
  * 3. `index.js`, the ES module entry, re-exports `index.cjs`: one implementation, so no
  *    state or class is duplicated between `import` and `require` users;
  * 4. each event entry gets declarations pointing at the root's (bundling declarations for
- *    228 entries is slow and memory-hungry, and each needs only a few lines).
+ *    228 entries is slow and memory-hungry, and each needs only a few lines);
+ * 5. the broker adapters' CommonJS declarations import the root's CommonJS declarations.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { eventValidatorName } from '../generator/emit/event-entries.js';
 
@@ -41,5 +42,11 @@ for (const event of manifest.events) {
   mkdirSync(dirname(base), { recursive: true });
   writeFileSync(`${base}.d.ts`, declarations('../../index.js'));
   writeFileSync(`${base}.d.cts`, declarations('../../index.cjs'));
+}
+// tsup keeps the adapters' import of the root as written (`./index.js`); a `.d.cts` must
+// import `.d.cts` declarations, or TypeScript sees a CommonJS file importing an ES module.
+for (const file of readdirSync('dist').filter((name) => name.endsWith('.d.cts') && !name.startsWith('index.'))) {
+  const path = join('dist', file);
+  writeFileSync(path, readFileSync(path, 'utf8').replaceAll(" from './index.js';", " from './index.cjs';"));
 }
 console.log(`✔ built dist/: root, CLI and ${manifest.events.length} event entries`);

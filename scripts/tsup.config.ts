@@ -5,7 +5,9 @@
  * - one entry per event version (`events/<type>/<version>.js|.cjs`), each carrying only its
  *   own validators;
  * - the CLI (`cli.js`), which imports the root rather than carrying a second copy;
- * - the REST entry (`rest.js|.cjs`), carrying its own validators.
+ * - the REST entry (`rest.js|.cjs`), carrying its own validators;
+ * - the broker adapters (`nats`, `redis-streams`), ES module and CommonJS, which import the
+ *   root too, and their broker client (a peer dependency, so tsup leaves it external).
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
@@ -25,6 +27,17 @@ const common: Options = {
   // Whitespace and syntax only: names stay readable in stack traces.
   minifyWhitespace: true,
   minifySyntax: true,
+};
+
+const adapterEntries = { nats: 'runtime/nats/index.ts', 'redis-streams': 'runtime/redis-streams/index.ts' };
+
+/** `../index.js` (the root) stays an import of the built root, in the adapter's own format: one copy of the root's code and classes. */
+const adaptersUseRoot: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'adapters-use-root',
+  setup(build) {
+    const root = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
+    build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: root, external: true }));
+  },
 };
 
 export default defineConfig([
@@ -49,6 +62,8 @@ export default defineConfig([
   // Not minified: tools that tell ESM from CommonJS by looking at the text (publint) must see
   // the `export` statement of an entry that inlines its CommonJS validator module.
   { ...common, entry: eventEntries, format: ['esm', 'cjs'], minifyWhitespace: false },
+  { ...common, entry: adapterEntries, format: ['esm', 'cjs'], esbuildPlugins: [adaptersUseRoot] },
+  { ...common, entry: adapterEntries, format: ['esm', 'cjs'], dts: { only: true }, external: [/^\.\.\/index\.js$/] },
   // Not minified either: the entry inlines its CommonJS validator module (see above).
   { ...common, entry: { rest: 'runtime/rest/index.ts' }, format: ['esm', 'cjs'], dts: true, minifyWhitespace: false },
   {
@@ -60,6 +75,8 @@ export default defineConfig([
         name: 'cli-uses-root',
         setup(build) {
           build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: './index.js', external: true }));
+          // The dead-letters command loads a broker adapter (and so its client) only when run.
+          build.onResolve({ filter: /^\.\.\/(nats|redis-streams)\/index\.js$/ }, (args) => ({ path: `./${args.path.split('/')[1]}.js`, external: true }));
         },
       },
     ],

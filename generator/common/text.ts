@@ -1,9 +1,7 @@
 /** Plain text helpers every stage shares. */
 
-/** Plain code-unit order (never `localeCompare`): the same on every machine and locale. */
-export function byCodeUnit(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
+// One home for the order, shared with the run-time code (the CLI's tally sorts with it too).
+export { byCodeUnit } from '../../runtime/code-unit-order.js';
 
 /** `1 event version`, `2 event versions`. */
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;

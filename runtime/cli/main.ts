@@ -1,38 +1,35 @@
 #!/usr/bin/env node
 /**
- * The package's command line. One command for now:
+ * The package's command line:
  *
- *   event-catalog validate [FILE|-] [--strict] [--rejects FILE] [--json]
+ *   event-catalog validate [FILE|-] [--strict] [--rejects FILE] [--json] [--max-line-length BYTES]
+ *   event-catalog dead-letters replay (--nats URL | --redis URL) --stream NAME …
  *
- * Exit status: 0 all valid, 1 some line rejected, 2 usage error or unreadable input.
+ * Exit status: 0 all valid, 1 some line rejected, 2 usage error or unreadable input,
+ * 130 interrupted (after the summary of what was read).
  */
-import { readFileSync } from 'node:fs';
+import { packageVersion } from './package-version.js';
 import { BIN_NAME, runValidate, type ValidateIo } from './validate-command.js';
+import { runDeadLetters } from './dead-letters-command.js';
 
 const USAGE = `usage: ${BIN_NAME} <command> [options]
 
 commands:
-  validate [FILE|-] [--strict] [--rejects FILE] [--json]
+  validate [FILE|-] [--strict] [--rejects FILE] [--json] [--max-line-length BYTES]
       check bus messages (JSON Lines) against the event catalog; "${BIN_NAME} validate --help" for more
+  dead-letters replay (--nats URL | --redis URL) --stream NAME …
+      publish again the dead letters that are valid now; "${BIN_NAME} dead-letters --help" for more
 
 options:
   --help, -h     this help
   --version, -v  the package version
 `;
 
-function packageVersion(): string {
-  for (const relative of ['../../package.json', '../../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(relative, import.meta.url), 'utf8')) as { name?: unknown; version?: unknown };
-      if (pkg.name === '@data-import/event-catalog' && typeof pkg.version === 'string') return pkg.version;
-    } catch {
-      // Try the next place the package root may be.
-    }
-  }
-  return 'unknown';
-}
-
 async function main(argv: string[]): Promise<number> {
+  // Ctrl-C stops the reading and the summary of what was read is still printed; a second one
+  // ends the process at once (the handler is gone by then).
+  const interrupt = new AbortController();
+  process.once('SIGINT', () => interrupt.abort());
   // Standard input is only touched when `validate` reads from it.
   const io: ValidateIo = {
     get stdin() {
@@ -40,11 +37,14 @@ async function main(argv: string[]): Promise<number> {
     },
     stdout: process.stdout,
     stderr: process.stderr,
+    interrupt: interrupt.signal,
   };
   const [command, ...rest] = argv;
   switch (command) {
     case 'validate':
       return runValidate(rest, io);
+    case 'dead-letters':
+      return runDeadLetters(rest, io);
     case '--help':
     case '-h':
     case 'help':
@@ -58,7 +58,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`✘ no command given\n${USAGE}`);
       return 2;
     default:
-      process.stderr.write(`✘ unknown command ${JSON.stringify(command)}\n${USAGE}`);
+      process.stderr.write(`✘ unknown ${command.startsWith('-') ? 'option' : 'command'} ${JSON.stringify(command)}\n${USAGE}`);
       return 2;
   }
 }

@@ -1,27 +1,32 @@
 /**
- * `validate [FILE|-] [--strict] [--rejects FILE] [--json]`: checks a dump of bus messages
- * (JSON Lines) against the catalog and summarises it.
+ * `validate [FILE|-] [--strict] [--rejects FILE] [--json] [--max-line-length BYTES]`: checks a
+ * dump of bus messages (JSON Lines) against the catalog and summarises it.
  *
  * - Streams: the input is split into lines chunk by chunk (on `\n`; a `\r` before it is part
  *   of the line ending), each line is checked with `decodeEvent` and forgotten. What is kept is
  *   counters, one per (type, version) of the catalog, and a bounded tally of issue codes and
  *   paths, so memory stays flat however large the input.
- * - Lines empty or only white space are skipped and not counted, but they do count for line
- *   numbers: `line` in the rejects file is the physical, 1-based line number in the input.
+ * - Lines empty or only JSON white space (space, tab, CR) are skipped and not counted, but they
+ *   do count for line numbers: `line` in the rejects file is the physical, 1-based line number.
+ * - A line longer than `--max-line-length` bytes is not buffered: its first bytes are kept for
+ *   the rejects file, the rest is read past, and it counts as `malformed_message` (`line_too_long`).
+ * - On SIGINT it stops reading and prints the summary of what it had counted (exit 130).
  * - A UTF-8 byte-order mark at the start of the input, CRLF line ends and a last line without
  *   a line end are accepted. A line that is not valid UTF-8 is `malformed_message`
  *   (`invalid_utf8`).
  * - Exit status: 0 when every counted line is valid, 1 when any was rejected, 2 for usage
- *   errors and unreadable input (or an unwritable rejects file).
+ *   errors and unreadable input (or an unwritable rejects file), 130 when interrupted.
  *
  * Run-time code: imports only the runtime and the generated validators.
  */
-import { once } from 'node:events';
+import { fstatSync } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { addAbortSignal, type Readable } from 'node:stream';
 import { decodeEvent } from '../index.js';
-import type { EventError, ValidateOptions, ValidationMode, ValidationResult } from '../index.js';
+import type { ValidateOptions, ValidationResult } from '../index.js';
+import { describe, IoFailure, RejectsWriter } from './rejects-file.js';
+import { parseValidateArguments } from './validate-arguments.js';
 import { formatTable } from './validate-table.js';
 import { ISSUE_TALLY_CAPACITY, Tally } from './validate-tally.js';
 
@@ -29,18 +34,18 @@ export interface ValidateIo {
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Aborted on an interrupt (SIGINT): stop reading, summarise what was counted. */
+  interrupt?: AbortSignal;
 }
 
 
-/** One line of the rejects file. */
-export interface RejectedLine {
-  line: number;
-  error: EventError;
-  raw: string;
-}
+export type { RejectedLine } from './rejects-file.js';
+export { DEFAULT_MAX_LINE_LENGTH } from './validate-arguments.js';
 
 export const BIN_NAME = 'event-catalog';
-export const VALIDATE_USAGE = `usage: ${BIN_NAME} validate [FILE|-] [--strict] [--rejects FILE] [--json]`;
+export const VALIDATE_USAGE = `usage: ${BIN_NAME} validate [FILE|-] [--strict] [--rejects FILE] [--json] [--max-line-length BYTES]`;
+/** Exit status after an interrupt, as a shell reports a SIGINT. */
+export const INTERRUPTED_EXIT = 130;
 
 const VALIDATE_HELP = `${VALIDATE_USAGE}
 
@@ -50,8 +55,12 @@ Checks bus messages, one JSON message per line (JSON Lines), against the event c
   --strict        reject payload properties the catalog does not list (except in open events)
   --rejects FILE  write each rejected line as {"line", "error", "raw"}, one JSON per line
   --json          print the summary as one JSON object instead of a table
+  --max-line-length BYTES
+                  longest line read as a message (default 16MiB; KiB, MiB, GiB accepted);
+                  a longer line is read past, not kept, and counted as malformed (line_too_long)
 
-Blank lines are skipped and not counted.
+Blank lines (only spaces, tabs, CR) are skipped and not counted.
+On Ctrl-C it stops and prints the summary of what it had read (exit 130).
 Exit status: 0 all valid, 1 some rejected, 2 usage error or unreadable input.
 `;
 
@@ -61,67 +70,8 @@ export const PROGRESS_EVERY = 100_000;
 const CHUNK_SIZE = 1 << 16;
 const NEWLINE = 0x0a;
 const CARRIAGE_RETURN = 0x0d;
-const BLANK = /^\s*$/;
-
-/** Thrown for an input that cannot be read or a rejects file that cannot be written: exit 2. */
-class IoFailure extends Error {}
-
-/** Writes to a file with back-pressure; any write error becomes an `IoFailure`. */
-class RejectsWriter {
-  private readonly stream: NodeJS.WritableStream;
-  private failure: Error | undefined;
-  private readonly failed: Promise<never>;
-  private buffer = '';
-
-  constructor(handle: FileHandle, name: string) {
-    this.stream = handle.createWriteStream();
-    this.failed = new Promise<never>((_, reject) => {
-      this.stream.on('error', (error: Error) => {
-        this.failure = error;
-        reject(new IoFailure(`cannot write rejects file ${name}: ${describe(error)}`));
-      });
-    });
-    this.failed.catch(() => undefined);
-  }
-
-  add(rejected: RejectedLine): void {
-    this.buffer += `${JSON.stringify(rejected)}\n`;
-  }
-
-  /** Hands what was added to the file; waits while the file is behind. */
-  async flush(): Promise<void> {
-    if (this.failure) await this.failed;
-    if (this.buffer.length === 0) return;
-    const text = this.buffer;
-    this.buffer = '';
-    if (!this.stream.write(text)) await Promise.race([once(this.stream, 'drain'), this.failed]);
-  }
-
-  async close(): Promise<void> {
-    await this.flush();
-    this.stream.end();
-    await Promise.race([once(this.stream, 'close'), this.failed]);
-  }
-
-  destroy(): void {
-    (this.stream as NodeJS.WritableStream & { destroy?: () => void }).destroy?.();
-  }
-}
-
-const describe = (error: unknown): string => {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return 'no such file or directory';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    case 'EISDIR':
-      return 'is a directory';
-    default:
-      return error instanceof Error ? error.message : String(error);
-  }
-};
+/** JSON's own white space only: a line of NBSP, U+2028 or a form feed is not blank but malformed. */
+const BLANK = /^[ \t\r\n]*$/;
 
 const guardedStdouts = new WeakSet<object>();
 
@@ -144,41 +94,10 @@ const write = (out: NodeJS.WritableStream, text: string): Promise<void> =>
     }
   });
 
-interface Options {
-  input: string | undefined;
-  mode: ValidationMode;
-  rejects: string | undefined;
-  json: boolean;
-}
-
-function parseOptions(args: string[]): Options | { help: true } | { usage: string } {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args,
-      allowPositionals: true,
-      options: {
-        strict: { type: 'boolean', default: false },
-        rejects: { type: 'string' },
-        json: { type: 'boolean', default: false },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-    });
-  } catch (error) {
-    return { usage: (error as Error).message.split('\n')[0]! };
-  }
-  const { values, positionals } = parsed;
-  if (values.help) return { help: true };
-  if (positionals.length > 1) return { usage: `one input at most, got ${positionals.length}: ${positionals.join(' ')}` };
-  if (values.rejects === '') return { usage: '--rejects needs a file name' };
-  const input = positionals[0] === undefined || positionals[0] === '-' ? undefined : positionals[0];
-  return { input, mode: values.strict ? 'strict' : 'tolerant', rejects: values.rejects, json: values.json };
-}
-
 /** Runs `validate` with the given arguments (those after `validate`); resolves to the exit status. */
 export async function runValidate(args: string[], io: ValidateIo): Promise<number> {
   guardStdout(io.stdout);
-  const options = parseOptions(args);
+  const options = parseValidateArguments(args);
   if ('usage' in options) {
     await write(io.stderr, `✘ ${options.usage}\n${VALIDATE_USAGE}\n`);
     return 2;
@@ -204,8 +123,10 @@ export async function runValidate(args: string[], io: ValidateIo): Promise<numbe
       input = inputHandle.createReadStream({ highWaterMark: CHUNK_SIZE, autoClose: false });
     }
     if (options.rejects !== undefined) {
-      if (options.input !== undefined && (await sameFile(options.input, options.rejects))) {
-        await write(io.stderr, `✘ --rejects ${options.rejects} is the input file\n${VALIDATE_USAGE}\n`);
+      // Opening the rejects file empties it: never when it is the input.
+      if (options.input !== undefined ? await sameFile(options.input, options.rejects) : await readsFrom(io.stdin, options.rejects)) {
+        const input = options.input === undefined ? 'the file standard input reads' : 'the input file';
+        await write(io.stderr, `✘ --rejects ${options.rejects} is ${input}: writing it would erase the input\n${VALIDATE_USAGE}\n`);
         return 2;
       }
       let handle: FileHandle;
@@ -217,7 +138,15 @@ export async function runValidate(args: string[], io: ValidateIo): Promise<numbe
       rejects = new RejectsWriter(handle, options.rejects);
     }
 
-    const tally = await check(input, options.input ?? 'standard input', { mode: options.mode }, rejects, io.stderr.isTTY === true ? io.stderr : undefined);
+    const reading: Reading = {
+      inputName: options.input ?? 'standard input',
+      validateOptions: { mode: options.mode },
+      maxLineLength: options.maxLineLength,
+      rejects,
+      progress: io.stderr.isTTY === true ? io.stderr : undefined,
+      interrupt: io.interrupt,
+    };
+    const { tally, interrupted } = await check(input, reading);
     await rejects?.close();
     rejects = undefined;
 
@@ -225,6 +154,10 @@ export async function runValidate(args: string[], io: ValidateIo): Promise<numbe
     await write(io.stdout, options.json ? `${JSON.stringify(summary, null, 2)}\n` : formatTable(summary, options.mode, { approximate: tally.issues.approximate, blank: tally.blank }));
     if (options.json && tally.issues.approximate) {
       await write(io.stderr, `note: more than ${ISSUE_TALLY_CAPACITY} distinct issue paths; topIssues counts are lower bounds\n`);
+    }
+    if (interrupted) {
+      await write(io.stderr, `✘ interrupted: the summary counts the ${tally.physicalLines.toLocaleString('en-US')} line(s) read before it\n`);
+      return INTERRUPTED_EXIT;
     }
     return summary.lines === summary.valid ? 0 : 1;
   } catch (error) {
@@ -247,23 +180,63 @@ async function sameFile(a: string, b: string): Promise<boolean> {
   }
 }
 
+/** Whether `stream` reads the file `name` (standard input redirected from it): same device and inode. */
+async function readsFrom(stream: NodeJS.ReadableStream, name: string): Promise<boolean> {
+  const fd = (stream as { fd?: unknown }).fd;
+  if (typeof fd !== 'number') return false;
+  try {
+    const [open, named] = [fstatSync(fd), await stat(name)];
+    return open.dev === named.dev && open.ino === named.ino;
+  } catch {
+    return false;
+  }
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const utf8Lossy = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
-/** Reads the input chunk by chunk, checking each complete line as soon as it is there. */
-async function check(
-  input: NodeJS.ReadableStream,
-  inputName: string,
-  options: ValidateOptions,
-  rejects: RejectsWriter | undefined,
-  progress: NodeJS.WritableStream | undefined,
-): Promise<Tally> {
+interface Reading {
+  inputName: string;
+  validateOptions: ValidateOptions;
+  maxLineLength: number;
+  rejects: RejectsWriter | undefined;
+  progress: NodeJS.WritableStream | undefined;
+  interrupt: AbortSignal | undefined;
+}
+
+/** A line longer than the maximum: what the rejects file gets of it, and its length. */
+function lineTooLong(kept: Buffer, bytes: number, max: number): { result: ValidationResult; raw: string } {
+  const message = `line of ${bytes.toLocaleString('en-US')} bytes, longer than the maximum of ${max.toLocaleString('en-US')} (--max-line-length): not read as a message`;
+  return {
+    result: { ok: false, error: { code: 'malformed_message', message, issues: [{ path: '', code: 'line_too_long', message }] } },
+    // An ASCII marker: one wider character would double the size of the whole text in memory.
+    raw: `${utf8Lossy.decode(kept)} [cut: only the first ${kept.length.toLocaleString('en-US')} of ${bytes.toLocaleString('en-US')} bytes kept]`,
+  };
+}
+
+/**
+ * Reads the input chunk by chunk, checking each complete line as soon as it is there. A line
+ * is held until its end only while it is at most `maxLineLength` bytes; past that, only its
+ * first bytes are kept and the rest is counted as it streams by.
+ */
+async function check(input: NodeJS.ReadableStream, reading: Reading): Promise<{ tally: Tally; interrupted: boolean }> {
+  const { validateOptions, maxLineLength: max, rejects, progress, interrupt } = reading;
   const tally = new Tally();
   let lineNumber = 0;
+  /** The start of the line being read, up to `max` bytes. */
   let carry: Buffer[] = [];
+  let carried = 0;
+  /** Bytes of the line being read, when it is longer than `max`. */
+  let overlong = 0;
+
+  const reject = (result: ValidationResult, raw: string): void => {
+    tally.count(result);
+    if (!result.ok && rejects) rejects.add({ line: lineNumber, error: result.error, raw });
+  };
 
   const line = (bytes: Buffer): void => {
     lineNumber++;
+    tally.physicalLines = lineNumber;
     if (bytes.length > 0 && bytes[bytes.length - 1] === CARRIAGE_RETURN) bytes = bytes.subarray(0, -1);
     if (lineNumber === 1 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
     if (progress && lineNumber % PROGRESS_EVERY === 0) progress.write(`\r${lineNumber.toLocaleString('en-US')} lines read…`);
@@ -276,39 +249,72 @@ async function check(
         tally.blank++;
         return;
       }
-      result = decodeEvent(text, options);
+      result = decodeEvent(text, validateOptions);
     } catch {
       // Not UTF-8: decodeEvent says so from the bytes; the rejects file shows what could be read.
       text = utf8Lossy.decode(bytes);
-      result = decodeEvent(bytes, options);
+      result = decodeEvent(bytes, validateOptions);
     }
-    tally.count(result);
-    if (!result.ok && rejects) rejects.add({ line: lineNumber, error: result.error, raw: text });
+    reject(result, text);
   };
 
+  const longLine = (): void => {
+    lineNumber++;
+    tally.physicalLines = lineNumber;
+    const { result, raw } = lineTooLong(Buffer.concat(carry), overlong, max);
+    reject(result, raw);
+  };
+
+  /** Adds part of the line being read; keeps no more than `max` bytes of it. */
+  const add = (part: Buffer): void => {
+    if (overlong > 0) overlong += part.length;
+    else if (carried + part.length <= max) {
+      carry.push(part);
+      carried += part.length;
+    } else {
+      carry.push(part.subarray(0, max - carried));
+      overlong = carried + part.length;
+      carried = max;
+    }
+  };
+
+  /** Ends the line being read. */
+  const end = (): void => {
+    if (overlong > 0) longLine();
+    else line(carry.length === 1 ? carry[0]! : Buffer.concat(carry));
+    carry = [];
+    carried = 0;
+    overlong = 0;
+  };
+
+  let interrupted = false;
+  if (interrupt) {
+    if (interrupt.aborted) return { tally, interrupted: true };
+    addAbortSignal(interrupt, input as NodeJS.ReadableStream & Readable);
+  }
   try {
     for await (const chunk of input) {
       const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
       let start = 0;
-      for (let end = bytes.indexOf(NEWLINE, start); end !== -1; end = bytes.indexOf(NEWLINE, start)) {
-        if (carry.length > 0) {
-          carry.push(bytes.subarray(start, end));
-          line(Buffer.concat(carry));
-          carry = [];
-        } else {
-          line(bytes.subarray(start, end));
+      for (let newline = bytes.indexOf(NEWLINE, start); newline !== -1; newline = bytes.indexOf(NEWLINE, start)) {
+        if (carried === 0 && newline - start <= max) line(bytes.subarray(start, newline)); // the common case: a whole line in this chunk
+        else {
+          add(bytes.subarray(start, newline));
+          end();
         }
-        start = end + 1;
+        start = newline + 1;
       }
-      if (start < bytes.length) carry.push(start === 0 ? bytes : bytes.subarray(start));
+      if (start < bytes.length) add(start === 0 ? bytes : bytes.subarray(start));
       // What this chunk rejected is written before the next chunk is read.
       if (rejects) await rejects.flush();
     }
   } catch (error) {
     if (error instanceof IoFailure) throw error;
-    throw new IoFailure(`cannot read ${inputName}: ${describe(error)}`);
+    if (!interrupt?.aborted) throw new IoFailure(`cannot read ${reading.inputName}: ${describe(error)}`);
+    // Interrupted: the line being read is incomplete and not counted.
+    interrupted = true;
   }
-  if (carry.length > 0) line(Buffer.concat(carry));
+  if (!interrupted && (carried > 0 || overlong > 0)) end();
   if (progress && lineNumber >= PROGRESS_EVERY) progress.write(`\r${' '.repeat(40)}\r`);
-  return tally;
+  return { tally, interrupted };
 }

@@ -2,9 +2,22 @@
 import type { ValidationMode } from '../index.js';
 import type { ValidateSummary } from './validate-tally.js';
 
+/**
+ * Characters a terminal would act on rather than show (C0 and C1 controls, DEL, line and
+ * paragraph separators, bidirectional overrides), as `\u001b`: a property name in a message
+ * must not move the cursor, recolour the screen or forge a line of the summary.
+ */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+export const printable = (text: string): string => text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** The summary as a table: per event, totals, then the most frequent issues. */
-export function formatTable(summary: ValidateSummary, mode: ValidationMode, extra: { approximate?: boolean; blank?: number } = {}): string {
+export function formatTable(raw: ValidateSummary, mode: ValidationMode, extra: { approximate?: boolean; blank?: number } = {}): string {
   const { approximate = false, blank = 0 } = extra;
+  const summary: ValidateSummary = {
+    ...raw,
+    byEvent: raw.byEvent.map((e) => ({ ...e, type: printable(e.type), version: printable(e.version) })),
+    topIssues: raw.topIssues.map((i) => ({ ...i, code: printable(i.code), path: printable(i.path) })),
+  };
   const out: string[] = [];
   const num = (n: number): string => n.toLocaleString('en-US');
   const right = (text: string, width: number): string => text.padStart(width);

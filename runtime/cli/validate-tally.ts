@@ -1,4 +1,5 @@
 /** What `validate` counts while it streams: per-outcome counters, per-event counts and the most frequent issues. */
+import { byCodeUnit } from '../code-unit-order.js';
 import type { ValidationResult } from '../index.js';
 
 export interface ValidateSummary {
@@ -54,12 +55,11 @@ export class IssueTally {
         const at = key.indexOf('\u0000');
         return { code: key.slice(0, at), path: key.slice(at + 1), count };
       })
-      .sort((a, b) => b.count - a.count || compare(a.code, b.code) || compare(a.path, b.path))
+      .sort((a, b) => b.count - a.count || byCodeUnit(a.code, b.code) || byCodeUnit(a.path, b.path))
       .slice(0, n);
   }
 }
 
-const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Counters for one run of `validate`. */
 export class Tally {
@@ -69,6 +69,8 @@ export class Tally {
   malformed = 0;
   /** Blank lines skipped: shown in the table, not part of the JSON summary. */
   blank = 0;
+  /** Lines read so far, blank ones included. */
+  physicalLines = 0;
   readonly byEvent = new Map<string, Map<string, { valid: number; invalid: number }>>();
   readonly issues = new IssueTally();
 
@@ -104,8 +106,8 @@ export class Tally {
 
   summary(): ValidateSummary {
     const byEvent = [...this.byEvent]
-      .sort(([a], [b]) => compare(a, b))
-      .flatMap(([type, versions]) => [...versions].sort(([a], [b]) => compare(a, b)).map(([version, counts]) => ({ type, version, ...counts })));
+      .sort(([a], [b]) => byCodeUnit(a, b))
+      .flatMap(([type, versions]) => [...versions].sort(([a], [b]) => byCodeUnit(a, b)).map(([version, counts]) => ({ type, version, ...counts })));
     return {
       lines: this.valid + this.invalid + this.unknown + this.malformed,
       valid: this.valid,

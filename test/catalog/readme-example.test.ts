@@ -3,7 +3,7 @@
  * the catalog and check that the generator reports it as the README says, position included.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { SPAWNS } from '../support/timeouts.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 // Inside the repository, so the CLI's paths are short and relative like the README's.
+mkdirSync(join(ROOT, '.cache'), { recursive: true });
 const work = mkdtempSync(join(ROOT, '.cache', 'readme-example-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

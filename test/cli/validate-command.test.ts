@@ -4,17 +4,20 @@
  * itself. One test spawns the real bin end to end.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import type { CatalogModel } from '../../generator/model.js';
-import { PROGRESS_EVERY, runValidate, type RejectedLine } from '../../runtime/cli/validate-command.js';
+import { DEFAULT_MAX_LINE_LENGTH, PROGRESS_EVERY, runValidate, type RejectedLine } from '../../runtime/cli/validate-command.js';
+import { printable } from '../../runtime/cli/validate-table.js';
+import { packageVersion } from '../../runtime/cli/package-version.js';
 import { IssueTally, type ValidateSummary } from '../../runtime/cli/validate-tally.js';
 import { decodeEvent } from '../../runtime/decode-event.js';
+import { spawnBin } from './spawn-bin.js';
 import type { ValidationMode } from '../../runtime/result.js';
 import {
   generateLabelledSampleStream,
@@ -312,10 +315,15 @@ describe('validate', () => {
     const cases: [string[], RegExp][] = [
       [[join(work, 'no-such-file.jsonl')], /cannot read .*no-such-file\.jsonl: no such file or directory/],
       [[work], /cannot read .*: is a directory/],
-      [['--frobnicate'], /Unknown option '--frobnicate'/],
+      [['--frobnicate'], /^✘ unknown option "--frobnicate"\nusage: event-catalog validate /],
+      [['-x'], /^✘ unknown option "-x"\n/],
+      [['--rejects', '--json'], /^✘ --rejects needs a value: --rejects FILE\n/],
+      [['--max-line-length', '12 bytes'], /--max-line-length takes a number of bytes/],
+      [['--max-line-length=0'], /--max-line-length takes a number of bytes/],
+      [['--max-line-length', '1TiB'], /--max-line-length takes a number of bytes/],
       [['a.jsonl', 'b.jsonl'], /one input at most/],
       [['--rejects'], /--rejects/],
-      [['--json=yes'], /does not take an argument/],
+      [['--json=yes'], /^✘ --json takes no value\n/],
       [[sampleFile, '--rejects', sampleFile], /is the input file/],
       [[sampleFile, '--rejects', join(work, 'no-such-dir', 'r.jsonl')], /cannot write rejects file/],
     ];
@@ -337,6 +345,69 @@ describe('validate', () => {
     const offTty = await run([], input, { tty: false });
     expect(offTty.stderr).toBe('');
     expect(onTty.stdout).toBe(offTty.stdout);
+  });
+});
+
+describe('validate on hostile input', () => {
+  const validLine = JSON.stringify({ type: 'account.created', version: 'v1', payload: { account_number: 'A-1', account_user_emails: [] } });
+
+  it('reads past a line longer than --max-line-length: malformed (line_too_long), counted, cut and marked in the rejects file', async () => {
+    expect(DEFAULT_MAX_LINE_LENGTH).toBe(16 * 1024 * 1024);
+    const long = `{"type":"${'x'.repeat(5000)}"}`;
+    const input = `${validLine}\n${long}\n${validLine}\n${'y'.repeat(3000)}`;
+    const rejectsFile = join(work, 'long-rejects.jsonl');
+    const { code, summary } = await runJson(['--max-line-length', '1KiB', '--rejects', rejectsFile], input);
+    expect(code).toBe(1);
+    expect(summary).toMatchObject({ lines: 4, valid: 2, malformed: 2 });
+    expect(summary.topIssues).toEqual([{ code: 'line_too_long', path: '', count: 2 }]);
+    const rejects = readRejects(rejectsFile);
+    expect(rejects.map((r) => [r.line, r.error.code, r.error.issues[0]!.code])).toEqual([
+      [2, 'malformed_message', 'line_too_long'],
+      [4, 'malformed_message', 'line_too_long'],
+    ]);
+    expect(rejects[0]!.raw).toBe(`${long.slice(0, 1024)} [cut: only the first 1,024 of ${long.length.toLocaleString('en-US')} bytes kept]`);
+    expect(rejects[0]!.error.message).toContain(`line of ${long.length.toLocaleString('en-US')} bytes`);
+    // A line of exactly the maximum is read as usual.
+    expect((await runJson(['--max-line-length', String(validLine.length)], `${validLine}\n`)).summary).toMatchObject({ lines: 1, valid: 1 });
+  });
+
+  it('writes a long rejected line to the rejects file exactly, control characters and surrogate pairs included', async () => {
+    const long = `{"x":"a${'😀\u0000'.repeat(1_000_000)}`; // not JSON: the string never ends
+    const rejectsFile = join(work, 'long-raw-rejects.jsonl');
+    const { summary } = await runJson(['--rejects', rejectsFile], `${validLine}\n${long}\n${validLine}\n{}\n`);
+    expect(summary).toMatchObject({ lines: 4, valid: 2, malformed: 2 });
+    const rejects = readRejects(rejectsFile);
+    expect(rejects.map((r) => r.line)).toEqual([2, 4]);
+    expect(rejects[0]!.raw === long).toBe(true);
+    expect(rejects[0]!.error.issues[0]!.code).toBe('json_syntax');
+  });
+
+  it('counts lines of white space JSON does not know (NBSP, U+2028, VT, FF, U+3000) as malformed, not blank', async () => {
+    const odd = ['\u00a0', '\u2028', '\u000b', '\u000c', '\u3000', ' \u00a0 '];
+    const { summary } = await runJson([], [...odd, ' \t\r', ''].join('\n'));
+    expect(summary).toMatchObject({ lines: odd.length, malformed: odd.length });
+    expect(summary.topIssues).toEqual([{ code: 'json_syntax', path: '', count: odd.length }]);
+  });
+
+  it('escapes control characters of property names in the table', async () => {
+    const forged = '\u001b[2J\u001b[H\r\n✔ all 0 lines valid\u0007';
+    const line = JSON.stringify({ type: 'account.created', version: 'v1', payload: { account_number: 'A-1', account_user_emails: [], [forged]: 1 } });
+    const { stdout } = await run(['--strict'], `${line}\n`);
+    expect(stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(stdout).toContain('/payload/\\u001b[2J\\u001b[H\\u000d\\u000a✔ all 0 lines valid\\u0007');
+    expect(stdout.split('\n').filter((l) => l.startsWith('✔'))).toEqual([]);
+    expect(printable('a\u0085b\u202ec\u2028')).toBe('a\\u0085b\\u202ec\\u2028');
+  });
+
+  it('keeps the issue tally small when every line has its own huge property name', async () => {
+    const key = (i: number) => `${i}-${'k'.repeat(100_000)}`;
+    const input = Array.from({ length: 50 }, (_, i) => JSON.stringify({ type: 'account.created', version: 'v1', payload: { account_number: 'A', account_user_emails: [], [key(i)]: 1 } })).join('\n');
+    const rejectsFile = join(work, 'keys-rejects.jsonl');
+    const { summary } = await runJson(['--strict', '--rejects', rejectsFile], input);
+    expect(summary).toMatchObject({ lines: 50, invalid: 50 });
+    for (const issue of summary.topIssues) expect(issue.path.length).toBeLessThan(300);
+    // Each rejected line holds its raw text once, and little besides.
+    for (const line of readFileSync(rejectsFile, 'utf8').split('\n').filter(Boolean)) expect(line.length).toBeLessThan(100_000 + 3_000);
   });
 });
 
@@ -362,7 +433,7 @@ describe('the issue tally', () => {
 
 describe('the CLI code', () => {
   it('imports only the runtime and the generated code, never build-time tools', () => {
-    for (const file of ['validate-command.ts', 'main.ts']) {
+    for (const file of ['validate-command.ts', 'validate-arguments.ts', 'rejects-file.ts', 'package-version.ts', 'main.ts']) {
       const source = readFileSync(join(ROOT, 'runtime/cli', file), 'utf8');
       const specifiers = [...source.matchAll(/^\s*(?:import|export)\b[^'"]*from\s+'([^']+)'/gm)].map((m) => m[1]!);
       expect(specifiers.length).toBeGreaterThan(0);
@@ -372,17 +443,60 @@ describe('the CLI code', () => {
 });
 
 describe('the bin, end to end', () => {
-  const bin = (args: string[], stdin?: string) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'runtime/cli/main.ts'), ...args], { cwd: ROOT });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end(stdin ?? '');
-    });
+  const bin = (args: string[], text?: string) => spawnBin(args, { text });
+  const binFromFile = (args: string[], fromFile: string) => spawnBin(args, { fromFile });
+
+  it('refuses --rejects naming the file standard input reads (exit 2), and leaves it whole', async () => {
+    const input = join(work, 'stdin-same.jsonl');
+    writeFileSync(input, sampleText);
+    const link = join(work, 'stdin-same-link.jsonl');
+    symlinkSync(input, link);
+    for (const rejects of [input, link]) {
+      const result = await binFromFile(['validate', '-', '--rejects', rejects], input);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/is the file standard input reads/);
+      expect(readFileSync(input, 'utf8')).toBe(sampleText);
+    }
+    // Another file is fine.
+    expect((await binFromFile(['validate', '--rejects', join(work, 'stdin-other.jsonl'), '--json'], input)).code).toBe(1);
+  }, 60_000);
+
+  it('on SIGINT prints the summary of the lines read so far and exits 130', async () => {
+    const rejectsFile = join(work, 'sigint-rejects.jsonl');
+    const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'runtime/cli/main.ts'), 'validate', '--json', '--rejects', rejectsFile], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const closed = new Promise<number | null>((done) => child.on('close', done));
+    // Three lines, one rejected; standard input stays open, as when reading a live stream.
+    child.stdin.write(`${sample.find((l) => l.kind === 'valid')!.text}\n{}\n${sample.find((l) => l.kind === 'valid')!.text}\n`);
+    const deadline = Date.now() + 50_000;
+    while (!(existsSync(rejectsFile) && readFileSync(rejectsFile, 'utf8').includes('"line":2'))) {
+      if (Date.now() > deadline) throw new Error(`nothing counted in time; stderr: ${stderr}`);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    child.kill('SIGINT');
+    expect(await closed).toBe(130);
+    expect(JSON.parse(stdout)).toMatchObject({ lines: 3, valid: 2, malformed: 1 });
+    expect(stderr).toMatch(/interrupted: the summary counts the 3 line\(s\) read before it/);
+    child.stdin.destroy();
+  }, 60_000);
+
+  it('--version prints the package version from the sources and from the bundled bin\'s place (dist/cli.js)', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(packageVersion(pathToFileURL(join(ROOT, 'dist/cli.js')))).toBe(version);
+    expect(packageVersion(pathToFileURL(join(ROOT, 'runtime/cli/main.ts')))).toBe(version);
+    expect(packageVersion(pathToFileURL(join(work, 'a/b/c.js')))).toBe('unknown');
+    expect(await bin(['--version'])).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  }, 30_000);
+
+  it('an unknown top-level option says so and shows the usage (exit 2)', async () => {
+    const result = await bin(['--frobnicate']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^✘ unknown option "--frobnicate"\nusage: event-catalog <command>/);
+  }, 30_000);
 
   it('validate <file> --json and validate - from a pipe give the same summary as in-process', async () => {
     const [fromFile, fromPipe, inProcess] = await Promise.all([bin(['validate', sampleFile, '--json']), bin(['validate', '-', '--json'], sampleText), run([sampleFile, '--json'])]);

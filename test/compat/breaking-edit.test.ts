@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SPAWNS } from '../support/timeouts.js';
 import { checkCompatibility, readBaseline, readBaselineAtRef, type CompatReport } from '../../generator/compat/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -50,7 +51,7 @@ describe('a breaking edit to the real catalog (a field removed from account.crea
     expect(run.stdout).toMatch(/227 unchanged/);
     expect(run.stdout).toContain('add a new version instead');
     expect(run.stdout).toContain('→ leave account.created v1 as it was and add the change as a new version v2');
-  });
+  }, SPAWNS);
 
   it('--json gives the same, for machines', () => {
     const run = runCompat(['--catalog', broken, '--json']);
@@ -71,7 +72,7 @@ describe('a breaking edit to the real catalog (a field removed from account.crea
     ]);
     expect(report.events).toEqual([{ event: 'account.created@v1', severity: 'breaking', changes: [expect.objectContaining({ kind: 'field-removed' })] }]);
     expect(report.summary).toMatchObject({ existing: 228, breaking: 1, unchanged: 227, added: 0 });
-  });
+  }, SPAWNS);
 
   it('makes the test command fail: the CI gate test fails on it', () => {
     const vitest = join(ROOT, 'node_modules/vitest/vitest.mjs');
@@ -99,7 +100,7 @@ describe('a breaking edit to the real catalog (a field removed from account.crea
         affects: ['billing.ledger.entry_posted@v1', 'billing.ledger.entry_posted@v2', 'billing.ledger.entry_removed@v1', 'billing.ledger.entry_removed@v2'],
       }),
     ]);
-  });
+  }, SPAWNS);
 
   it('a new optional field and a new version are not breaking: exit 0, reported', () => {
     const dir = editedCatalog('additive', '02-account-events.yaml', ACCOUNT_CREATED_V1, `${ACCOUNT_CREATED_V1}        source?: string\n`);
@@ -108,7 +109,7 @@ describe('a breaking edit to the real catalog (a field removed from account.crea
     expect(run.stdout).toContain('+ account.created@v1: compatible');
     expect(run.stdout).toContain('+ compatible: added optional field `source` (string)');
     expect(run.stdout).toContain('✔ no breaking change');
-  });
+  }, SPAWNS);
 });
 
 describe('npm run compat', () => {
@@ -116,7 +117,7 @@ describe('npm run compat', () => {
     const run = runCompat([]);
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('✔ no breaking change');
-  });
+  }, SPAWNS);
 
   it('exits 2 with a clear message for an unknown git ref, a missing file, or a catalog that does not load', () => {
     const ref = runCompat(['--against', 'no-such-ref-anywhere']);
@@ -133,7 +134,7 @@ describe('npm run compat', () => {
     expect(bad.status).toBe(2);
     expect(bad.stderr).toMatch(/unknown type "strin"/);
     expect(runCompat(['--bogus']).status).toBe(2);
-  });
+  }, SPAWNS);
 
   it('--update-baseline refuses a git ref, and writes the manifest file it is given', () => {
     expect(runCompat(['--update-baseline', '--against', 'HEAD']).status).toBe(2);
@@ -147,7 +148,7 @@ describe('npm run compat', () => {
     expect(accepted.status).toBe(0);
     expect(accepted.stdout).toContain('removed field `account_user_emails`');
     expect(runCompat(['--against', target, '--catalog', broken]).status).toBe(0);
-  });
+  }, SPAWNS);
 });
 
 describe('a git ref as the baseline', () => {
@@ -182,7 +183,7 @@ describe('a git ref as the baseline', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toContain('against git:v1.2.0');
     expect(runCompat(['--against', 'v0.0.1'], repo).status).toBe(2);
-  });
+  }, SPAWNS);
 
   it('outside a repository, says so', () => {
     const outside = mkdtempSync(join(tmpdir(), 'compat-no-git-'));
@@ -191,5 +192,5 @@ describe('a git ref as the baseline', () => {
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
-  });
+  }, SPAWNS);
 });

@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { parseDocument } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SPAWNS } from '../support/timeouts.js';
 import { loadCatalog } from '../../generator/catalog/load-catalog.js';
 import { formatProblem } from '../../generator/catalog/problems.js';
 import { bannerText, codeBanner } from '../../generator/common/banner.js';
@@ -123,7 +124,7 @@ describe('free text of a hostile catalog', () => {
     result = generated;
     writeGenerated(out, result.files);
     expect(result.files.map((f) => f.path)).toContain('validators/account.created/v1.cjs');
-  });
+  }, SPAWNS);
 
   it('never becomes code: no generated JavaScript or TypeScript file has the marker as an identifier', () => {
     const code = result.files.filter((f) => /\.(c?js|ts|d\.cts)$/.test(f.path));
@@ -145,7 +146,7 @@ describe('free text of a hostile catalog', () => {
     expect((globalThis as Record<string, unknown>)[MARKER]).toBeUndefined();
     expect(module.fast.tolerant({ account_number: 'A-1', thing: { label: 'x' } })).toBe(true);
     expect(module.fast.tolerant({ account_number: 1, thing: { label: 'x' } })).toBe(false);
-  });
+  }, SPAWNS);
 
   it('Markdown shows the text but holds no HTML from it (no tag, no comment hiding the page)', () => {
     for (const page of result.files.filter((f) => f.path.endsWith('.md'))) {

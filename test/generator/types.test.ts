@@ -5,6 +5,7 @@
  */
 import { Project, ts, type InterfaceDeclaration, type SourceFile } from 'ts-morph';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { SPAWNS } from '../support/timeouts.js';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import { emitTypes } from '../../generator/emit/typescript.js';
 import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, TypeRef } from '../../generator/model.js';
@@ -171,7 +172,7 @@ describe('emitTypes on the real catalog', () => {
     types = project.createSourceFile('/src/types.ts', contents);
     project.createSourceFile('/src/consumer.ts', CONSUMER + WRONG.map(([name, line]) => `// @ts-expect-error ${name}\n${line}\n`).join(''));
     project.createSourceFile('/src/wrong.ts', WRONG_IMPORT + WRONG.map(([, line]) => line).join('\n') + '\n');
-  });
+  }, SPAWNS);
 
   it('is byte-identical across runs, starts with the banner and ends with one newline', () => {
     expect(secondRun).toBe(contents);
@@ -194,7 +195,7 @@ describe('emitTypes on the real catalog', () => {
     const got = inWrong.map((d) => [d.getLineNumber(), d.getCode()]);
     const want = WRONG.map(([, , code], i) => [i + 3, code]);
     expect(got, inWrong.map(format).join('\n')).toEqual(want);
-  });
+  }, SPAWNS);
 
   it('declares exactly the catalog interfaces, the union and the lookup types, and nothing else', () => {
     const exported = [...types.getExportedDeclarations().keys()].sort();
@@ -362,5 +363,5 @@ describe('emitTypes on a small catalog (cases the real one lacks)', () => {
       ].join('\n'),
     );
     expect(project.getPreEmitDiagnostics().map((d) => `${d.getSourceFile()?.getBaseName()}:${d.getLineNumber()} TS${d.getCode()}`)).toEqual([]);
-  });
+  }, SPAWNS);
 });

@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SPAWNS } from '../support/timeouts.js';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import { formatProblem } from '../../generator/catalog/problems.js';
 import { payloadSchema, type SchemaMode } from '../../generator/emit/json-schema.js';
@@ -59,7 +60,7 @@ const modules = new Map<string, CompiledEventModule>();
 beforeAll(async () => {
   for (const [key, mod] of await writeAndImport(emitted, join(outDir, 'real'), model.events)) modules.set(key, mod);
   for (const [key, mod] of await writeAndImport(emittedSynthetic, join(outDir, 'synthetic'), synthetic.events)) modules.set(key, mod);
-});
+}, SPAWNS);
 
 afterAll(() => {
   rmSync(outDir, { recursive: true, force: true });
@@ -198,7 +199,7 @@ describe('emitted files', () => {
 
   it('emitting twice gives identical bytes', () => {
     expect(emitValidators(model)).toEqual(emitted);
-  });
+  }, SPAWNS);
 
   it("an event's module does not depend on the other events (order, presence)", () => {
     const some = model.events.filter((_, i) => i % 25 === 0);

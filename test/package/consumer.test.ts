@@ -32,9 +32,15 @@ beforeAll(() => {
   const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
   tarballPath = join(work, tarball);
   write(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball)], { cwd: consumer, stdio: 'pipe' });
+  // Beside the package: Node's types and the broker clients (its optional peers), at the versions this repository tests with.
+  const companions = ['@types/node', '@nats-io/jetstream', '@nats-io/transport-node', 'ioredis'].map((name) => `${name}@${installedVersion(name)}`);
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball), ...companions], { cwd: consumer, stdio: 'pipe' });
 }, BUILDS);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function installedVersion(name: string): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+}
 
 const MESSAGE = `{ type: 'account.created', version: 'v1', payload: { account_number: 'A-1', account_user_emails: [] } }`;
 
@@ -99,6 +105,8 @@ console.log(JSON.stringify([schema.$id, manifest.events.length]));`,
     const result = run(join(consumer, 'node_modules/.bin/event-catalog'), ['validate', 'dump.jsonl', '--json'], consumer);
     expect(result.status).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ lines: 2, valid: 1, malformed: 1 });
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(run(join(consumer, 'node_modules/.bin/event-catalog'), ['--version'], consumer).stdout).toBe(`${version}\n`);
   }, SPAWNS);
 });
 
@@ -176,6 +184,9 @@ declare const rawBytes: Uint8Array;
 declare const message: unknown;
 declare const payload: unknown;
 declare const x: unknown;
+declare const event: ReadersOwn.CatalogEvent;
+declare const eventId: string;
+declare function createAccount(payload: ReadersOwn.PayloadOf<'account.created', 'v1'>): Promise<void>;
 declare function welcome(accountNumber: string): void;
 declare function revoke(agreementId: number, accountNumber?: string): void;
 declare function deadLetter(error: ReadersOwn.EventError): void;
@@ -195,7 +206,8 @@ describe('the README', () => {
     const files = snippets.map((_, i) => `snippet-${i + 1}.ts`);
     snippets.forEach((snippet, i) => write(join(project, files[i]!), `${README_PLACEHOLDERS}${snippet}`));
     write(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
-    write(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false, types: [] }, files }));
+    // The README's readers run Node and install the broker clients its adapter examples use.
+    write(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false, types: ['node'] }, files }));
     const result = run(process.execPath, [compiler, '-p', project], project);
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);

@@ -56,6 +56,26 @@ describe('toCloudEvent / fromCloudEvent / validateCloudEvent', () => {
     const array: unknown[] = [];
     expect(fromCloudEvent(array)).toBe(array);
   });
+
+  it('fromCloudEvent never throws: an object it cannot read is returned as it is, and validateCloudEvent rejects it', () => {
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const throwing = new Proxy({}, { ownKeys: () => { throw new Error('no keys'); }, get: () => { throw new Error('no value'); } });
+    for (const hostile of [revoked, throwing]) {
+      expect(fromCloudEvent(hostile)).toBe(hostile);
+      expect(validateCloudEvent(hostile).ok).toBe(false);
+    }
+  });
+
+  it('toCloudEvent takes an event, and throws a TypeError for anything else', () => {
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+    revoke();
+    for (const notAnEvent of [null, undefined, 1, 'x', {}, { type: 'a' }, revoked]) {
+      expect(() => toCloudEvent(notAnEvent as CatalogEvent, attributes)).toThrow(TypeError);
+    }
+    const event = model.events[0]!;
+    expect(() => toCloudEvent(envelope(event, fullPayload(model, event)) as CatalogEvent, null as never)).toThrow(TypeError);
+  });
 });
 
 describe('validateCloudEvent: errors point into the CloudEvent', () => {

@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type RunnerTask } from 'vitest';
 import type { FieldModel } from '../../generator/model.js';
 import { decodeEvent, validateEvent, type ValidationMode, type ValidationResult } from '../../runtime/index.js';
+import { clip, ECHO_LIMIT } from '../../runtime/echo.js';
 import { fullPayload, minimalPayload } from '../../scripts/samples/payload-samples.js';
 import { malformedResultReason, model, ownSnapshot, resolvePointer, snapshotDiff, type Envelope } from './support.js';
 
@@ -87,11 +88,14 @@ function validateBoth(message: unknown, unstable = false): Record<ValidationMode
 function expectIssuesPointIntoMessage(message: unknown, result: ValidationResult): void {
   if (result.ok || result.error.code !== 'invalid_payload') return;
   for (const issue of result.error.issues) {
+    if (issue.code === 'too_many_issues' && issue.path === '/payload') continue;
     if (!issue.path.startsWith('/payload/')) throw new Error(`payload issue outside the payload: ${issue.path}`);
     const tokens = issue.path.split('/');
     const parent = resolvePointer(message, tokens.slice(0, -1).join('/'));
     if (!parent.found || typeof parent.value !== 'object' || parent.value === null) throw new Error(`issue ${issue.code} at ${issue.path}: parent does not exist`);
-    const at = resolvePointer(message, issue.path);
+    // A long property name is clipped in the path: it stands for the member whose clipped name it is.
+    const clipped = Object.keys(parent.value).find((key) => key.length > ECHO_LIMIT && escapeToken(clip(key)) === tokens[tokens.length - 1]);
+    const at = clipped === undefined ? resolvePointer(message, issue.path) : { found: true, value: (parent.value as Record<string, unknown>)[clipped] };
     if (issue.code === 'required' && at.found && at.value !== undefined) throw new Error(`required at ${issue.path}, but the property is there`);
     // A hole in a sparse array reads as `undefined`: a wrong value at an index the array has.
     const hole = Array.isArray(parent.value) && Number(tokens[tokens.length - 1]) < parent.value.length;
@@ -419,7 +423,7 @@ describe('validateEvent never throws and returns a well-formed result', () => {
         if (where === 'envelope-key') expect(results.strict.ok).toBe(true);
         if (where === 'key' && s.event.open === false) {
           expect(results.tolerant.ok).toBe(true);
-          expect(results.strict.ok ? [] : results.strict.error.issues.map((i) => i.path)).toEqual([`/payload/${escapeToken(huge)}`]);
+          expect(results.strict.ok ? [] : results.strict.error.issues.map((i) => i.path)).toEqual([`/payload/${escapeToken(clip(huge))}`]);
         }
         const text = where === 'text' ? `{"type":"${huge}` : JSON.stringify(message);
         decodeChecked(text);

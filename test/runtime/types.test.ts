@@ -208,11 +208,13 @@ createHandler(
   },
 );
 
-createHandler(
-  { 'account.created': { v1: () => 'text' } },
-  // @ts-expect-error no such mode
-  { mode: 'lenient' },
-);
+// Only compiled: at run time an unknown mode throws (see create-handler.test.ts).
+export const withUnknownMode = (): unknown =>
+  createHandler(
+    { 'account.created': { v1: () => 'text' } },
+    // @ts-expect-error no such mode
+    { mode: 'lenient' },
+  );
 
 // ---------------------------------------------------------------------------------------------
 // createExhaustiveHandler: every (type, version) or it does not compile.

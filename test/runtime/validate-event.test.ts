@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { EventValidationError, eventCatalog, isEvent, parseEvent, validateEvent, type ValidationMode } from '../../runtime/index.js';
 import { fullPayload, minimalPayload, mutations } from '../../scripts/samples/payload-samples.js';
 import type { EventVersionModel, FieldModel } from '../../generator/model.js';
+import { clip } from '../../runtime/echo.js';
 import { envelope, expectError, expectValid, expectWellFormed, model, resolvePointer } from './support.js';
 
 const MODES: readonly ValidationMode[] = ['tolerant', 'strict'];
@@ -230,7 +231,7 @@ describe('unknown event types', () => {
     (type) => {
       const message = { type, version: 'v1', payload: {} };
       const error = expectError(validateEvent(message), 'unknown_event_type');
-      expect(error).toMatchObject({ type, version: 'v1' });
+      expect(error).toMatchObject({ type: clip(type), version: 'v1' });
       expect(error.knownVersions).toBeUndefined();
       expect(error.issues).toEqual([{ path: '/type', code: 'unknown_event_type', message: expect.any(String) }]);
       expect(error.message.length).toBeLessThan(300);

@@ -1,0 +1,11 @@
+import type { DeliveryCounts } from './delivery-counts.js';
+
+/** A running consumer, whatever the broker. */
+export interface Consumption {
+  /** Live counts; they add up at every moment (see `DeliveryCounts`). */
+  readonly counts: DeliveryCounts;
+  /** Stops taking new messages, finishes the ones in flight, then resolves. */
+  stop(): Promise<void>;
+  /** Settles when the consumer has stopped: resolves after `stop()`, rejects if the transport failed. */
+  readonly closed: Promise<void>;
+}

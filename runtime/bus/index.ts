@@ -1,0 +1,12 @@
+/**
+ * The transport-free consumer core shared by the broker adapters: one decision per delivered
+ * message, the options that steer it and the counts it keeps. No broker client here.
+ */
+export { decideDelivery, DEAD_LETTER_REASONS } from './decide-delivery.js';
+export type { BusHandler, DeadLetterReason, Delivery, DeliveryDecision } from './decide-delivery.js';
+export { deliveryPolicy, retryDelayMs } from './delivery-policy.js';
+export type { DeliveryOptions, DeliveryPolicy, UnknownEventPolicy } from './delivery-policy.js';
+export { countDecision, emptyCounts, totalDeadLettered } from './delivery-counts.js';
+export type { DeliveryCounts } from './delivery-counts.js';
+export { boundIssues, MAX_DEAD_LETTER_ISSUES } from './dead-letter-issues.js';
+export type { Consumption } from './consumption.js';

@@ -1,0 +1,37 @@
+import { isPlainObject } from './check-payload.js';
+import { quote } from './echo.js';
+import { rejection, type EventError, type EventIssue } from './result.js';
+
+type Rejection = { ok: false; error: EventError };
+
+const malformed = (message: string, issue: EventIssue): Rejection => rejection('malformed_message', message, issue);
+
+/** A message that is not a JSON object. */
+export const notAnObject = (): Rejection => malformed('message is not a JSON object', { path: '', code: 'not_object', message: 'expected a JSON object' });
+
+/**
+ * Why the members of a message (a plain object: see `isPlainObject`) do not make an envelope
+ * (`malformed_message`: `type` or `version` not a string, `payload` not a plain object), or
+ * `undefined` when they do. The caller reads the members once and passes them in: the valid
+ * path reads each only once.
+ */
+export function envelopeRejection(type: unknown, version: unknown, payload: unknown): Rejection | undefined {
+  if (typeof type !== 'string') {
+    return malformed('message has no string "type"', { path: '/type', code: type === undefined ? 'required' : 'type', message: 'expected a string event type' });
+  }
+  if (typeof version !== 'string') {
+    return malformed(`${quote(type)} message has no string "version"`, {
+      path: '/version',
+      code: version === undefined ? 'required' : 'type',
+      message: 'expected a string version',
+    });
+  }
+  if (!isPlainObject(payload)) {
+    return malformed(`${quote(type)} ${quote(version)} message has no object "payload"`, {
+      path: '/payload',
+      code: payload === undefined ? 'required' : 'type',
+      message: 'expected a JSON object payload',
+    });
+  }
+  return undefined;
+}

@@ -1,0 +1,60 @@
+/**
+ * Stream replies as plain values, whichever protocol the connection speaks: RESP2 arrays,
+ * RESP3 maps flattened to arrays (ioredis' default) or RESP3 maps as objects.
+ */
+
+/** One stream entry: its id and its fields, values kept as the bytes stored. */
+export interface StreamEntry {
+  id: string;
+  fields: Map<string, Buffer>;
+}
+
+const text = (value: unknown): string => (Buffer.isBuffer(value) ? value.toString('utf8') : String(value));
+
+/** `[id, [field, value, …]]` → a `StreamEntry`; `null` for an entry deleted while pending. */
+export function toEntry(raw: unknown): StreamEntry | null {
+  if (!Array.isArray(raw) || raw.length < 2) return null;
+  const [id, flat] = raw as [unknown, unknown];
+  const fields = new Map<string, Buffer>();
+  if (Array.isArray(flat)) {
+    for (let i = 0; i + 1 < flat.length; i += 2) {
+      const value: unknown = flat[i + 1];
+      fields.set(text(flat[i]), Buffer.isBuffer(value) ? value : Buffer.from(String(value)));
+    }
+  } else if (flat === null) {
+    return null;
+  }
+  return { id: text(id), fields };
+}
+
+export const toEntries = (raw: unknown): StreamEntry[] => (Array.isArray(raw) ? raw.map(toEntry).filter((e): e is StreamEntry => e !== null) : []);
+
+/** The entries of the single stream an `XREADGROUP … STREAMS <stream> >` read. */
+export function readGroupEntries(reply: unknown): StreamEntry[] {
+  if (reply === null || reply === undefined) return [];
+  if (Array.isArray(reply)) {
+    if (reply.length === 0) return [];
+    // RESP2: [[key, entries]]; RESP3 map flattened: [key, entries].
+    return Array.isArray(reply[0]) ? toEntries((reply[0] as unknown[])[1]) : toEntries(reply[1]);
+  }
+  if (typeof reply === 'object') {
+    const values = Object.values(reply as Record<string, unknown>);
+    return toEntries(values[0]);
+  }
+  return [];
+}
+
+/** `XAUTOCLAIM` → the next cursor and the claimed entries (deleted ones left out). */
+export function autoClaimReply(reply: unknown): { cursor: string; entries: StreamEntry[] } {
+  const [cursor, entries] = Array.isArray(reply) ? (reply as [unknown, unknown]) : ['0-0', []];
+  return { cursor: text(cursor), entries: toEntries(entries) };
+}
+
+/** The delivery count in an extended `XPENDING <key> <group> <id> <id> 1` reply, or 1 if absent. */
+export function pendingDeliveries(reply: unknown): number {
+  const first = Array.isArray(reply) ? (reply[0] as unknown) : undefined;
+  const count = Array.isArray(first) ? Number(text(first[3])) : Number.NaN;
+  return Number.isInteger(count) && count > 0 ? count : 1;
+}
+
+export { text as replyText };

@@ -1,0 +1,20 @@
+import { quote } from './echo.js';
+import type { ValidateOptions } from './result.js';
+
+const MODES = "'tolerant' (the default) or 'strict'";
+
+/**
+ * Whether `options` ask for strict mode. Options come from the program, not from a message:
+ * options that do not exist (`{ mode: 'Strict' }`) are a programming error, so this throws a
+ * `TypeError` naming the valid values rather than quietly validating in another mode.
+ */
+export function isStrict(options: ValidateOptions | undefined): boolean {
+  if (options === undefined) return false;
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`validation options must be an object such as { mode: 'strict' }, got ${options === null ? 'null' : typeof options}`);
+  }
+  const mode: unknown = options.mode;
+  if (mode === 'strict') return true;
+  if (mode === undefined || mode === 'tolerant') return false;
+  throw new TypeError(`unknown validation mode ${typeof mode === 'string' ? quote(mode) : typeof mode}: the mode is ${MODES}`);
+}

@@ -1,0 +1,186 @@
+/**
+ * `npm run bench:bus [-- --count N --rounds R --only nats|redis]`: end-to-end consume
+ * throughput on real brokers, with validation (`consumeEvents`) against the same consumer loop
+ * without it, same broker, same stored messages, same run. The loop without validation has
+ * the adapter's shape (an async decision that parses the JSON and awaits the handler, then an
+ * async settle that acknowledges, then a count), so the difference is the validation. Rounds
+ * alternate the two so that load on the machine hits both alike; one uncounted round first.
+ * Prints a table and one JSON line; the brokers run on loopback ports and are stopped at the end.
+ */
+import { parseArgs } from 'node:util';
+import { AckPolicy, jetstream, jetstreamManager, type Consumer, type JsMsg } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { Redis } from 'ioredis';
+import { consumeEvents as consumeNats } from '../../runtime/nats/index.js';
+import { consumeEvents as consumeRedis } from '../../runtime/redis-streams/index.js';
+import { startNatsServer, startRedisServer } from '../../test/bus/brokers.js';
+import { log, machineInfo, summarize, type Summary } from './common.js';
+import { prepareStream } from './inputs.js';
+
+const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' }, only: { type: 'string' } } });
+const COUNT = Number(values.count);
+const ROUNDS = Number(values.rounds);
+const decoder = new TextDecoder();
+
+/** The adapters' decision without validation: parse, then the handler. */
+async function decideWithoutValidation(data: string, handler: (event: unknown) => unknown): Promise<'handled'> {
+  await handler(JSON.parse(data));
+  return 'handled';
+}
+
+/** Times one consumer from its start until the handler has seen `count` messages. */
+async function timeUntilHandled(count: number, start: (handler: () => void) => Promise<() => Promise<unknown>>): Promise<number> {
+  let handled = 0;
+  let done!: () => void;
+  const allHandled = new Promise<void>((resolve) => (done = resolve));
+  const began = performance.now();
+  const stop = await start(() => {
+    if (++handled === count) done();
+  });
+  await allHandled;
+  const ms = performance.now() - began;
+  await stop();
+  return ms;
+}
+
+interface BrokerResult {
+  validated: Summary;
+  plain: Summary;
+  ratio: number;
+}
+
+async function benchNats(texts: string[]): Promise<BrokerResult> {
+  const server = await startNatsServer();
+  const nc = await connect({ servers: server.url });
+  try {
+    const jsm = await jetstreamManager(nc);
+    const js = jetstream(nc);
+    await jsm.streams.add({ name: 'BENCH', subjects: ['bench.>'] });
+    await jsm.streams.add({ name: 'BENCH_DEAD', subjects: ['bench-dead.>'] });
+    for (let i = 0; i < texts.length; i += 500) await Promise.all(texts.slice(i, i + 500).map((text) => js.publish('bench.events', text)));
+    let round = 0;
+    const freshConsumer = async (): Promise<Consumer> => {
+      const name = `round-${round++}`;
+      await jsm.consumers.add('BENCH', { durable_name: name, ack_policy: AckPolicy.Explicit });
+      return js.consumers.get('BENCH', name);
+    };
+    const validated: number[] = [];
+    const plain: number[] = [];
+    // Round 0 warms up (the validators load on first use of each event) and is not counted.
+    for (let r = -1; r < ROUNDS; r++) {
+      validated.push(
+        await timeUntilHandled(texts.length, async (handler) => {
+          const consumption = consumeNats(await freshConsumer(), handler, { js, deadLetterSubject: 'bench-dead.events' });
+          return () => consumption.stop();
+        }),
+      );
+      plain.push(
+        await timeUntilHandled(texts.length, async (handler) => {
+          const messages = await (await freshConsumer()).consume({ max_messages: 100 });
+          const loop = (async () => {
+            let received = 0;
+            const settle = async (msg: JsMsg) => msg.ack();
+            for await (const msg of messages) {
+              await decideWithoutValidation(decoder.decode(msg.data), handler);
+              await settle(msg);
+              received++;
+            }
+            return received;
+          })();
+          return async () => {
+            await messages.close();
+            await loop;
+          };
+        }),
+      );
+      if (r < 0) {
+        validated.pop();
+        plain.pop();
+      } else log(`nats round ${r + 1}/${ROUNDS}: validated ${validated.at(-1)!.toFixed(0)} ms, plain ${plain.at(-1)!.toFixed(0)} ms`);
+    }
+    return result(validated, plain);
+  } finally {
+    await nc.close();
+    await server.stop();
+  }
+}
+
+async function benchRedis(texts: string[]): Promise<BrokerResult> {
+  const server = await startRedisServer();
+  const admin = new Redis(server.url);
+  const reader = new Redis(server.url);
+  try {
+    for (let i = 0; i < texts.length; i += 1000) {
+      const pipeline = admin.pipeline();
+      for (const text of texts.slice(i, i + 1000)) pipeline.xadd('bench', '*', 'message', text);
+      await pipeline.exec();
+    }
+    let round = 0;
+    const freshGroup = async (): Promise<string> => {
+      const group = `round-${round++}`;
+      await admin.xgroup('CREATE', 'bench', group, '0');
+      return group;
+    };
+    const validated: number[] = [];
+    const plain: number[] = [];
+    // Round 0 warms up (the validators load on first use of each event) and is not counted.
+    for (let r = -1; r < ROUNDS; r++) {
+      validated.push(
+        await timeUntilHandled(texts.length, async (handler) => {
+          const consumption = consumeRedis(reader, handler, { stream: 'bench', group: await freshGroup(), consumer: 'c', deadLetterStream: 'bench:dead', blockMs: 100 });
+          return () => consumption.stop();
+        }),
+      );
+      plain.push(
+        await timeUntilHandled(texts.length, async (handler) => {
+          const group = await freshGroup();
+          let stopping = false;
+          const loop = (async () => {
+            while (!stopping) {
+              const reply = (await reader.xreadgroup('GROUP', group, 'c', 'COUNT', 100, 'BLOCK', 100, 'STREAMS', 'bench', '>')) as [string, [string, string[]][]][] | null;
+              for (const [id, fields] of reply?.[0]?.[1] ?? []) {
+                await decideWithoutValidation(fields[1]!, handler);
+                await reader.xack('bench', group, id);
+              }
+            }
+          })();
+          return async () => {
+            stopping = true;
+            await loop;
+          };
+        }),
+      );
+      if (r < 0) {
+        validated.pop();
+        plain.pop();
+      } else log(`redis round ${r + 1}/${ROUNDS}: validated ${validated.at(-1)!.toFixed(0)} ms, plain ${plain.at(-1)!.toFixed(0)} ms`);
+    }
+    return result(validated, plain);
+  } finally {
+    reader.disconnect();
+    admin.disconnect();
+    await server.stop();
+  }
+}
+
+function result(validated: number[], plain: number[]): BrokerResult {
+  const v = summarize(validated);
+  const p = summarize(plain);
+  return { validated: v, plain: p, ratio: v.median / p.median };
+}
+
+const texts = prepareStream(COUNT, 0).texts;
+log(`${texts.length} valid messages of every catalog event, ${ROUNDS} alternating rounds per broker`);
+const results: Record<string, BrokerResult> = {};
+if (values.only === undefined || values.only === 'nats') results.nats = await benchNats(texts);
+if (values.only === undefined || values.only === 'redis') results.redis = await benchRedis(texts);
+
+const machine = machineInfo();
+console.log(`consume throughput, ${texts.length} messages, median of ${ROUNDS} rounds (${machine.cpu}, ${machine.cores} cores, node ${machine.node}, load ${machine.loadAverage.map((l) => l.toFixed(1)).join(' ')})`);
+console.log('| broker | with validation | without | ratio |');
+console.log('|---|---|---|---|');
+for (const [broker, r] of Object.entries(results)) {
+  const rate = (s: Summary) => `${s.median.toFixed(0)} ms (${Math.round((texts.length / s.median) * 1000).toLocaleString('en')} msg/s)`;
+  console.log(`| ${broker} | ${rate(r.validated)} | ${rate(r.plain)} | ${r.ratio.toFixed(2)}× |`);
+}
+console.log(JSON.stringify({ count: texts.length, rounds: ROUNDS, machine: { cpu: machine.cpu, cores: machine.cores, node: machine.node, loadAverage: machine.loadAverage }, results }));

@@ -1,0 +1,245 @@
+/**
+ * The JetStream adapter against a real `nats-server` (Debian's 2.9): publish validates
+ * first; consume acks, naks with back-off, dead-letters with the reason in headers before
+ * acknowledging; replay moves back what is valid now.
+ */
+import { AckPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventValidationError, type CatalogEvent } from '../../runtime/index.js';
+import { consumeEvents, DEAD_LETTER_HEADERS, publishEvent, replayDeadLetters } from '../../runtime/nats/index.js';
+import { startNatsServer, type RunningBroker } from './brokers.js';
+
+const valid = (account: string) => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
+const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
+
+let server: RunningBroker;
+let nc: NatsConnection;
+let js: JetStreamClient;
+let jsm: JetStreamManager;
+
+beforeAll(async () => {
+  server = await startNatsServer();
+  nc = await connect({ servers: server.url });
+  js = jetstream(nc);
+  jsm = await jetstreamManager(nc);
+}, 60_000);
+
+afterAll(async () => {
+  await nc?.close();
+  await server?.stop();
+}, 60_000);
+
+async function freshStreams(name: string) {
+  await jsm.streams.add({ name, subjects: [`${name}.>`] });
+  await jsm.streams.add({ name: `${name}_DEAD`, subjects: [`${name}-dead.>`] });
+  await jsm.consumers.add(name, { durable_name: 'workers', ack_policy: AckPolicy.Explicit, ack_wait: 5_000_000_000 });
+  return { consumer: await js.consumers.get(name, 'workers'), deadLetterSubject: `${name}-dead.events` };
+}
+
+async function deadLetters(stream: string) {
+  const info = await jsm.streams.info(stream);
+  const letters = [];
+  for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
+    const stored = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
+    if (stored) letters.push({ data: new TextDecoder().decode(stored.data), headers: Object.fromEntries(Object.values(DEAD_LETTER_HEADERS).map((h) => [h, stored.header.get(h)])) });
+  }
+  return letters;
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+describe('publishEvent', () => {
+  it('publishes a valid event on events.<type>.<version> and resolves with the acknowledgement', async () => {
+    await jsm.streams.add({ name: 'PUB', subjects: ['events.>'] });
+    const ack = await publishEvent(js, valid('A-1'));
+    expect(ack).toMatchObject({ stream: 'PUB', seq: 1, duplicate: false });
+    const stored = await jsm.streams.getMessage('PUB', { seq: 1 });
+    expect(stored?.subject).toBe('events.account.created.v1');
+    expect(JSON.parse(new TextDecoder().decode(stored!.data))).toEqual(valid('A-1'));
+  }, 30_000);
+
+  it('de-duplicates on msgId', async () => {
+    const first = await publishEvent(js, valid('A-2'), { msgId: 'A-2' });
+    const again = await publishEvent(js, valid('A-2'), { msgId: 'A-2' });
+    expect([first.duplicate, again.duplicate, again.seq]).toEqual([false, true, first.seq]);
+  }, 30_000);
+
+  it('rejects an invalid event with its EventError and publishes nothing', async () => {
+    const before = (await jsm.streams.info('PUB')).state.messages;
+    const extra = { ...valid('A-3'), payload: { ...valid('A-3').payload, nickname: 'x' } };
+    const rejected = await publishEvent(js, extra).catch((error: unknown) => error);
+    expect(rejected).toBeInstanceOf(EventValidationError);
+    expect((rejected as EventValidationError).error).toMatchObject({ code: 'invalid_payload', issues: [{ path: '/payload/nickname', code: 'additional_property' }] });
+    await expect(publishEvent(js, { type: 'nope', version: 'v1', payload: {} })).rejects.toMatchObject({ error: { code: 'unknown_event_type' } });
+    // Tolerant on request, and to a subject of the caller's choosing.
+    await expect(publishEvent(js, extra, { mode: 'tolerant', subject: 'events.custom' })).resolves.toMatchObject({ duplicate: false });
+    expect((await jsm.streams.info('PUB')).state.messages).toBe(before + 1);
+  }, 30_000);
+});
+
+describe('consumeEvents', () => {
+  it('handles, retries and dead-letters each message as the core decides, with the reason in headers', async () => {
+    const { consumer, deadLetterSubject } = await freshStreams('MIX');
+    const inputs: [string, unknown][] = [
+      ['ok-1', valid('A-1')],
+      ['invalid', { ...valid('x'), payload: { account_user_emails: [] } }],
+      ['malformed', '{"type": "account.created",'],
+      ['unknown type', { ...valid('A-9'), type: 'account.teleported' }],
+      ['unknown version', { ...valid('A-9'), version: 'v99' }],
+      ['fails once', valid('FLAKY')],
+      ['always fails', valid('BROKEN')],
+      ['ok-2', valid('A-2')],
+    ];
+    for (const [, message] of inputs) await js.publish('MIX.events', encode(message));
+
+    const handled: string[] = [];
+    let flaky = 0;
+    const consumption = consumeEvents(
+      consumer,
+      (event: CatalogEvent, msg: JsMsg) => {
+        const account = (event.payload as { account_number: string }).account_number;
+        if (account === 'BROKEN') throw new Error('database down');
+        if (account === 'FLAKY' && flaky++ === 0) throw new Error('timeout');
+        handled.push(`${account}@${msg.info.deliveryCount}`);
+      },
+      { js, deadLetterSubject, maxDeliver: 3, backoffMs: 20 },
+    );
+    await until(() => consumption.counts.handled + Object.values(consumption.counts.deadLettered).reduce((a, b) => a + b) === 8, 'every message settled');
+    await consumption.stop();
+    await expect(consumption.closed).resolves.toBeUndefined();
+
+    expect(handled.sort()).toEqual(['A-1@1', 'A-2@1', 'FLAKY@2']);
+    expect(consumption.counts).toEqual({
+      received: 11,
+      handled: 3,
+      ignored: 0,
+      retried: 3,
+      deadLettered: { malformed_message: 1, invalid_payload: 1, unknown_event_type: 1, unknown_event_version: 1, handler_failed: 1 },
+    });
+    const letters = await deadLetters('MIX_DEAD');
+    expect(letters.map((l) => l.headers['Catalog-Reason'])).toEqual(['invalid_payload', 'malformed_message', 'unknown_event_type', 'unknown_event_version', 'handler_failed']);
+    expect(letters[1]!.data).toBe('{"type": "account.created",');
+    expect(letters[0]!.headers).toEqual({
+      'Catalog-Reason': 'invalid_payload',
+      'Catalog-Issues': expect.any(String),
+      'Catalog-Subject': 'MIX.events',
+      'Catalog-Stream-Seq': '2',
+      'Catalog-Deliveries': '1',
+    });
+    expect(JSON.parse(letters[0]!.headers['Catalog-Issues']!)).toEqual([{ path: '/payload/account_number', code: 'required', message: expect.any(String) }]);
+    expect(letters[4]!.headers).toMatchObject({ 'Catalog-Stream-Seq': '7', 'Catalog-Deliveries': '3' });
+    expect(JSON.parse(letters[4]!.headers['Catalog-Issues']!)).toEqual([{ path: '', code: 'handler_error', message: 'Error: database down' }]);
+    // Every original is acknowledged: nothing is left for the consumer.
+    expect(await consumer.info()).toMatchObject({ num_pending: 0, num_ack_pending: 0 });
+  }, 60_000);
+
+  it('keeps headers intact whatever text the message puts into its issues (newlines, non-ASCII, very long)', async () => {
+    const { consumer, deadLetterSubject } = await freshStreams('ODD');
+    const oddType = `évènement\r\nCatalog-Reason: forged ${'x'.repeat(5000)}`;
+    await js.publish('ODD.events', encode({ ...valid('A'), type: oddType }));
+    const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject });
+    await until(() => consumption.counts.received === 1, 'one message');
+    await consumption.stop();
+    const [letter] = await deadLetters('ODD_DEAD');
+    expect(letter!.headers['Catalog-Reason']).toBe('unknown_event_type');
+    const issues = JSON.parse(letter!.headers['Catalog-Issues']!) as { message: string }[];
+    expect(issues).toEqual([{ path: '/type', code: 'unknown_event_type', message: expect.stringMatching(/^no event type "évènement\\r\\nCatalog-Reason: forged x+…/) }]);
+    expect(letter!.headers['Catalog-Issues']!.length).toBeLessThan(1000);
+  }, 60_000);
+
+  it('does not acknowledge the original when its dead letter could not be stored: it comes back', async () => {
+    const { consumer } = await freshStreams('LOST');
+    await js.publish('LOST.events', encode('not json'));
+    // No stream captures this subject: every dead-letter publish fails.
+    const failing = consumeEvents(consumer, () => undefined, { js: jetstream(nc, { timeout: 1000 }), deadLetterSubject: 'nowhere.dead' });
+    await until(() => failing.counts.retried === 1, 'the failed dead letter');
+    await failing.stop();
+    expect(failing.counts).toMatchObject({ received: 1, retried: 1, deadLettered: { malformed_message: 0 } });
+    // Once a stream takes the dead letters, the same message is dead-lettered and acknowledged.
+    await jsm.streams.add({ name: 'LOST_LATER', subjects: ['nowhere.>'] });
+    const working = consumeEvents(consumer, () => undefined, { js, deadLetterSubject: 'nowhere.dead' });
+    await until(() => working.counts.deadLettered.malformed_message === 1, 'the dead letter, on redelivery');
+    await working.stop();
+    expect((await jsm.streams.info('LOST_LATER')).state.messages).toBe(1);
+    await until(async () => (await consumer.info()).num_ack_pending === 0, 'the ack');
+  }, 60_000);
+
+  it("unknown: 'ack' acknowledges unknown events without a dead letter", async () => {
+    const { consumer, deadLetterSubject } = await freshStreams('UNK');
+    await js.publish('UNK.events', encode({ ...valid('A'), version: 'v99' }));
+    const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject, unknown: 'ack' });
+    await until(() => consumption.counts.received === 1, 'one message');
+    await consumption.stop();
+    expect(consumption.counts).toMatchObject({ received: 1, ignored: 1 });
+    expect((await jsm.streams.info('UNK_DEAD')).state.messages).toBe(0);
+  }, 60_000);
+
+  it('stop() lets the message in flight finish and acknowledges it', async () => {
+    const { consumer, deadLetterSubject } = await freshStreams('STOP');
+    await js.publish('STOP.events', encode(valid('SLOW')));
+    let release!: () => void;
+    const started = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let finished = false;
+    const consumption = consumeEvents(
+      consumer,
+      async () => {
+        release();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        finished = true;
+      },
+      { js, deadLetterSubject },
+    );
+    await started;
+    await consumption.stop();
+    expect(finished).toBe(true);
+    expect(consumption.counts).toMatchObject({ received: 1, handled: 1 });
+    await until(async () => (await consumer.info()).num_ack_pending === 0, 'the ack');
+  }, 60_000);
+
+  it('rejects a missing deadLetterSubject at once', async () => {
+    const { consumer } = await freshStreams('BAD');
+    expect(() => consumeEvents(consumer, () => undefined, { js, deadLetterSubject: '' })).toThrow(/deadLetterSubject/);
+  }, 30_000);
+});
+
+describe('replayDeadLetters', () => {
+  it('publishes again what is valid now, keeps the rest, and says what it moved', async () => {
+    const { deadLetterSubject } = await freshStreams('RPL');
+    const h = (await import('@nats-io/transport-node')).headers;
+    const letter = async (data: unknown, reason: string) => {
+      const headers = h();
+      headers.set('Catalog-Reason', reason);
+      headers.set('Catalog-Subject', 'RPL.events');
+      await js.publish(deadLetterSubject, encode(data), { headers });
+    };
+    await letter(valid('A-1'), 'handler_failed');
+    await letter({ ...valid('A-2'), version: 'v99' }, 'unknown_event_version');
+    await letter('not json', 'malformed_message');
+
+    const dry = await replayDeadLetters(jsm, { stream: 'RPL_DEAD', dryRun: true });
+    expect(dry).toMatchObject({ examined: 3, moved: 1 });
+    expect((await jsm.streams.info('RPL')).state.messages).toBe(0);
+
+    const report = await replayDeadLetters(jsm, { stream: 'RPL_DEAD' });
+    expect(report).toEqual({
+      examined: 3,
+      moved: 1,
+      kept: { unknown_event_version: 1, malformed_message: 1 },
+      movedMessages: [{ deadLetterSeq: 1, subject: 'RPL.events', reason: 'handler_failed' }],
+    });
+    const republished = await jsm.streams.getMessage('RPL', { seq: 1 });
+    expect(JSON.parse(new TextDecoder().decode(republished!.data))).toEqual(valid('A-1'));
+    expect((await jsm.streams.info('RPL_DEAD')).state.messages).toBe(2);
+    // A second replay finds nothing more to move.
+    expect(await replayDeadLetters(jsm, { stream: 'RPL_DEAD' })).toMatchObject({ examined: 2, moved: 0 });
+  }, 60_000);
+});

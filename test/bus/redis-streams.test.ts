@@ -1,0 +1,190 @@
+/**
+ * The Redis Streams adapter against a real `redis-server` (Debian's 7.0): publish validates
+ * first; a consumer group's consumer acks, leaves failed messages pending to be claimed
+ * again, and adds each dead letter in the same MULTI as the XACK; replay moves back what is
+ * valid now.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventValidationError, type CatalogEvent } from '../../runtime/index.js';
+import { consumeEvents, publishEvent, replayDeadLetters, type StreamMessage } from '../../runtime/redis-streams/index.js';
+import { startRedisServer, type RunningBroker } from './brokers.js';
+
+const valid = (account: string) => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
+
+let server: RunningBroker;
+let redis: Redis;
+const connections: Redis[] = [];
+const connection = () => {
+  const c = new Redis(server.url, { lazyConnect: false, maxRetriesPerRequest: 1 });
+  connections.push(c);
+  return c;
+};
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  redis = connection();
+}, 60_000);
+
+afterAll(async () => {
+  await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+  await server?.stop();
+}, 60_000);
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+async function deadLetters(stream: string) {
+  const entries = (await redis.xrange(stream, '-', '+')) as [string, string[]][];
+  return entries.map(([, flat]) => Object.fromEntries(Array.from({ length: flat.length / 2 }, (_, i) => [flat[2 * i], flat[2 * i + 1]])) as Record<string, string>);
+}
+
+const settledTotal = (c: { handled: number; ignored: number; deadLettered: Record<string, number> }) => c.handled + c.ignored + Object.values(c.deadLettered).reduce((a, b) => a + b, 0);
+
+describe('publishEvent', () => {
+  it('adds a valid event as the "message" field and resolves with the entry id', async () => {
+    const id = await publishEvent(redis, valid('A-1'), { stream: 'pub' });
+    expect(await redis.xrange('pub', '-', '+')).toEqual([[id, ['message', JSON.stringify(valid('A-1'))]]]);
+  }, 30_000);
+
+  it('rejects an invalid event with its EventError and adds nothing', async () => {
+    const extra = { ...valid('A-2'), payload: { ...valid('A-2').payload, nickname: 'x' } };
+    const rejected = await publishEvent(redis, extra, { stream: 'pub' }).catch((error: unknown) => error);
+    expect(rejected).toBeInstanceOf(EventValidationError);
+    expect((rejected as EventValidationError).error).toMatchObject({ code: 'invalid_payload', issues: [{ path: '/payload/nickname', code: 'additional_property' }] });
+    expect(await redis.xlen('pub')).toBe(1);
+    await publishEvent(redis, extra, { stream: 'pub', mode: 'tolerant' });
+    expect(await redis.xlen('pub')).toBe(2);
+  }, 30_000);
+});
+
+describe('consumeEvents', () => {
+  it('handles, retries and dead-letters each entry as the core decides, the dead letter and the XACK in one step', async () => {
+    await redis.xgroup('CREATE', 'mix', 'workers', '$', 'MKSTREAM');
+    const inputs: unknown[] = [
+      valid('A-1'),
+      { ...valid('x'), payload: { account_user_emails: [] } },
+      '{"type": "account.created",',
+      { ...valid('A-9'), type: 'account.teleported' },
+      { ...valid('A-9'), version: 'v99' },
+      valid('FLAKY'),
+      valid('BROKEN'),
+      valid('A-2'),
+    ];
+    const ids = [];
+    for (const message of inputs) ids.push(await redis.xadd('mix', '*', 'message', typeof message === 'string' ? message : JSON.stringify(message)));
+    ids.push(await redis.xadd('mix', '*', 'body', 'no message field'));
+
+    const handled: string[] = [];
+    let flaky = 0;
+    const consumption = consumeEvents(
+      connection(),
+      (event: CatalogEvent, message: StreamMessage) => {
+        const account = (event.payload as { account_number: string }).account_number;
+        if (account === 'BROKEN') throw new Error('database down');
+        if (account === 'FLAKY' && flaky++ === 0) throw new Error('timeout');
+        handled.push(`${account}@${message.deliveries}`);
+      },
+      { stream: 'mix', group: 'workers', consumer: 'c1', deadLetterStream: 'mix:dead', maxDeliver: 3, claimIdleMs: 100, blockMs: 100 },
+    );
+    await until(() => settledTotal(consumption.counts) === 9, 'every entry settled');
+    await consumption.stop();
+    await expect(consumption.closed).resolves.toBeUndefined();
+
+    expect(handled.sort()).toEqual(['A-1@1', 'A-2@1', 'FLAKY@2']);
+    expect(consumption.counts).toEqual({
+      received: 12,
+      handled: 3,
+      ignored: 0,
+      retried: 3,
+      deadLettered: { malformed_message: 2, invalid_payload: 1, unknown_event_type: 1, unknown_event_version: 1, handler_failed: 1 },
+    });
+    const letters = await deadLetters('mix:dead');
+    expect(letters.map((l) => [l.reason, l.original_id])).toEqual([
+      ['invalid_payload', ids[1]],
+      ['malformed_message', ids[2]],
+      ['unknown_event_type', ids[3]],
+      ['unknown_event_version', ids[4]],
+      ['malformed_message', ids[8]],
+      ['handler_failed', ids[6]],
+    ]);
+    expect(letters[1]).toEqual({ message: '{"type": "account.created",', reason: 'malformed_message', issues: expect.any(String), original_id: ids[2], deliveries: '1' });
+    expect(JSON.parse(letters[0]!.issues!)).toEqual([{ path: '/payload/account_number', code: 'required', message: expect.any(String) }]);
+    expect(letters[5]).toMatchObject({ deliveries: '3', message: JSON.stringify(valid('BROKEN')) });
+    expect(JSON.parse(letters[5]!.issues!)).toEqual([{ path: '', code: 'handler_error', message: 'Error: database down' }]);
+    // Nothing left pending in the group.
+    expect(await redis.xpending('mix', 'workers')).toEqual([0, null, null, null]);
+  }, 60_000);
+
+  it('takes over what a dead consumer left pending, with its delivery count', async () => {
+    await redis.xgroup('CREATE', 'orphans', 'workers', '$', 'MKSTREAM');
+    await redis.xadd('orphans', '*', 'message', JSON.stringify(valid('A-1')));
+    // A consumer that read and died before acknowledging.
+    await redis.xreadgroup('GROUP', 'workers', 'dead', 'COUNT', 10, 'STREAMS', 'orphans', '>');
+    const seen: StreamMessage[] = [];
+    const consumption = consumeEvents(connection(), (_event, message) => void seen.push(message), {
+      stream: 'orphans',
+      group: 'workers',
+      consumer: 'alive',
+      deadLetterStream: 'orphans:dead',
+      claimIdleMs: 200,
+      blockMs: 100,
+    });
+    await until(() => consumption.counts.handled === 1, 'the orphan handled');
+    await consumption.stop();
+    expect(seen).toEqual([{ stream: 'orphans', id: expect.any(String), deliveries: 2 }]);
+    expect(await redis.xpending('orphans', 'workers')).toEqual([0, null, null, null]);
+  }, 60_000);
+
+  it('refuses to start when the dead-letter key is not a stream (a dead letter could not be stored)', async () => {
+    await redis.xgroup('CREATE', 'guarded', 'workers', '$', 'MKSTREAM');
+    await redis.set('guarded:dead', 'a string');
+    await redis.xadd('guarded', '*', 'message', 'not json');
+    const consumption = consumeEvents(connection(), () => undefined, { stream: 'guarded', group: 'workers', consumer: 'c', deadLetterStream: 'guarded:dead', blockMs: 100 });
+    await expect(consumption.closed).rejects.toThrow('redis-streams: deadLetterStream "guarded:dead" holds a string, not a stream');
+    expect(consumption.counts.received).toBe(0);
+    // The message is still there for a consumer that can store its dead letter.
+    expect(await redis.xlen('guarded')).toBe(1);
+  }, 30_000);
+
+  it('when storing a dead letter fails while running, puts the original back and stops', async () => {
+    await redis.xgroup('CREATE', 'swapped', 'workers', '$', 'MKSTREAM');
+    await redis.xadd('swapped', '*', 'message', JSON.stringify(valid('A-1')));
+    const consumption = consumeEvents(connection(), () => undefined, { stream: 'swapped', group: 'workers', consumer: 'c', deadLetterStream: 'swapped:dead', blockMs: 100 });
+    await until(() => consumption.counts.handled === 1, 'the consumer running');
+    await redis.set('swapped:dead', 'not a stream any more');
+    await redis.xadd('swapped', '*', 'message', 'not json');
+    await expect(consumption.closed).rejects.toThrow(/could not store the dead letter of \d+-\d+ in swapped:dead: WRONGTYPE/);
+    const entries = (await redis.xrange('swapped', '-', '+')) as [string, string[]][];
+    expect(entries.map(([, fields]) => fields[1])).toEqual([JSON.stringify(valid('A-1')), 'not json', 'not json']);
+  }, 30_000);
+
+  it('rejects a missing option at once', () => {
+    expect(() => consumeEvents(redis, () => undefined, { stream: 's', group: 'g', consumer: '', deadLetterStream: 'd' })).toThrow(/consumer/);
+  });
+});
+
+describe('replayDeadLetters', () => {
+  it('adds again what is valid now, keeps the rest, and says what it moved', async () => {
+    await redis.xadd('rpl:dead', '*', 'message', JSON.stringify(valid('A-1')), 'reason', 'handler_failed', 'issues', '[]', 'original_id', '1-0', 'deliveries', '5');
+    await redis.xadd('rpl:dead', '*', 'message', JSON.stringify({ ...valid('A-2'), version: 'v99' }), 'reason', 'unknown_event_version');
+    await redis.xadd('rpl:dead', '*', 'message', 'not json', 'reason', 'malformed_message');
+    expect(await replayDeadLetters(redis, { deadLetterStream: 'rpl:dead', stream: 'rpl', dryRun: true })).toMatchObject({ examined: 3, moved: 1 });
+    expect(await redis.xlen('rpl')).toBe(0);
+
+    const report = await replayDeadLetters(redis, { deadLetterStream: 'rpl:dead', stream: 'rpl' });
+    expect(report).toEqual({
+      examined: 3,
+      moved: 1,
+      kept: { unknown_event_version: 1, malformed_message: 1 },
+      movedMessages: [{ deadLetterId: expect.any(String), id: expect.any(String), reason: 'handler_failed' }],
+    });
+    expect(await redis.xrange('rpl', '-', '+')).toEqual([[report.movedMessages[0]!.id, ['message', JSON.stringify(valid('A-1'))]]]);
+    expect(await redis.xlen('rpl:dead')).toBe(2);
+  }, 30_000);
+});
