@@ -183,9 +183,22 @@ export interface ApiGapModel {
   position: SourcePosition;
 }
 
+export interface ApiContradictionModel {
+  topic: string;
+  /** The seed's words (a quote of it). */
+  seed: string;
+  /** What the contract accepts because of it. */
+  accepted: string;
+  position: SourcePosition;
+}
+
 export interface ApiModel {
   /** The API's catalog files, in load order. */
   sourceFiles: string[];
+  title: string;
+  description?: string;
+  /** Where the seed contradicts itself, and what is accepted: said in the docs and the OpenAPI document. */
+  contradictions: ApiContradictionModel[];
   /** In catalog order. */
   operations: ApiOperationModel[];
   /** In catalog order. */

@@ -17,13 +17,14 @@ export const OPENAPI_PATH = 'openapi.yaml';
 const COMPONENTS = '#/components/schemas/';
 const SECURITY_SCHEME = 'accessToken';
 
-const INFO_DESCRIPTION = [
-  'The data-import service: validating, staging and creating migrated accounts, attaching notes, transactions, historical statements and a payment instruction, and reading import status.',
-  '',
-  'Requests are strict: "Only documented fields may be sent. Undocumented fields may be given a meaning later." The account object is the exception: its fields beyond the identifiers are not shown, so any may be sent. Responses are tolerant: "new endpoints and additions to existing endpoints may appear".',
-  '',
-  'Where the seed contradicts itself, both readings are accepted: historical statements answer 200 or 201; `amount` is a number in requests and a two-place decimal string in responses; `platform_account_number` is an empty string in the status record and null in pending list items; `TRANSACTION_IMPORT_SUCCESS` appears once as a `status` inside `transaction_data`; query booleans are sent as the text `true` / `false`.',
-].join('\n');
+/** What the document says of the API as a whole: the catalog's description, the checking rules, the seed's contradictions. */
+function infoDescription(api: ApiModel): string {
+  return [
+    ...(api.description ? [api.description, ''] : []),
+    'Requests are strict: only documented fields may be sent, except in objects whose other fields are not shown (`additionalProperties: true`). Responses are tolerant: fields added later are accepted.',
+    ...(api.contradictions.length > 0 ? ['', 'Where the seed contradicts itself, this contract accepts what it shows:', '', ...api.contradictions.map((c) => `- ${c.topic}: ${c.accepted} (the seed: “${c.seed}”)`)] : []),
+  ].join('\n');
+}
 
 function parameter(field: ApiFieldModel, where: 'path' | 'query'): JsonSchema {
   const { description, ...schema } = apiFieldSchema(field, COMPONENTS);
@@ -62,7 +63,7 @@ export function openApiDocument(api: ApiModel): JsonSchema {
   );
   return {
     openapi: '3.1.0',
-    info: { title: 'Data-import service REST API', version: 'v1', description: INFO_DESCRIPTION },
+    info: { title: api.title, version: 'v1', description: infoDescription(api) },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [{ url: '{base_url}', description: 'All paths start with /v1/data-import/ below the base address.', variables: { base_url: { default: 'https://api.example.invalid', description: 'The base address of the service (not shown).' } } }],
     security: [{ [SECURITY_SCHEME]: [] }],
@@ -79,6 +80,7 @@ export function openApiDocument(api: ApiModel): JsonSchema {
       },
     },
     'x-gaps': api.gaps.map(({ topic, seed }) => ({ topic, seed })),
+    'x-contradictions': api.contradictions.map(({ topic, seed, accepted }) => ({ topic, seed, accepted })),
   };
 }
 

@@ -8,8 +8,10 @@ import { formatProblem } from '../../generator/catalog/problems.js';
 
 const EVENTS = { path: 'catalog/a.yaml', text: 'section: S\nevents:\n  a.b:\n    v1:\n      fields: { x: string }\n' };
 
+const INFO = { path: 'catalog/api/a.yaml', text: 'section: API\napi_info:\n  title: Things API\n' };
+
 function load(...lines: string[]) {
-  return loadCatalog([EVENTS, { path: 'catalog/api/b.yaml', text: lines.join('\n') + '\n' }]);
+  return loadCatalog([EVENTS, INFO, { path: 'catalog/api/b.yaml', text: lines.join('\n') + '\n' }]);
 }
 const errors = (...lines: string[]): string[] => load(...lines).errors.map(formatProblem);
 
@@ -21,7 +23,8 @@ describe('the API sections of the catalog', () => {
     const { model, errors: problems } = load('section: API', ...TYPES, ...OPERATION('method: POST', 'path: /v1/thing/', 'request: Thing', 'responses:', '  "201": { json: "Thing[]", description: made }', '  "404": { not_shown: "Body shapes: not shown.", description: gone }'));
     expect(problems.map(formatProblem)).toEqual([]);
     expect(model!.sourceFiles).toEqual(['catalog/a.yaml']);
-    expect(model!.api!.sourceFiles).toEqual(['catalog/api/b.yaml']);
+    expect(model!.api!.sourceFiles).toEqual(['catalog/api/a.yaml', 'catalog/api/b.yaml']);
+    expect(model!.api!.title).toBe('Things API');
     expect(model!.api!.types[0]!.fields.map((f) => [f.name, f.type, f.optional])).toEqual([
       ['name', { kind: 'primitive', name: 'string' }, false],
       ['when', { kind: 'format', name: 'datetime' }, true],
@@ -30,6 +33,12 @@ describe('the API sections of the catalog', () => {
       [201, [{ kind: 'array', items: { kind: 'named', name: 'Thing' } }], undefined],
       [404, undefined, 'Body shapes: not shown.'],
     ]);
+  });
+
+  it('need the API’s title, once', () => {
+    const without = loadCatalog([EVENTS, { path: 'catalog/api/b.yaml', text: 'section: API\napi_gaps:\n  - { topic: t, seed: "x: not shown." }\n' }]);
+    expect(without.errors.map(formatProblem)).toEqual(['catalog/api/b.yaml:1:1 the REST API needs an "api_info" with its title (in one of its files)']);
+    expect(errors('section: API', 'api_info:', '  title: Again')).toEqual(['catalog/api/b.yaml:2:1 api_info is declared once (first at catalog/api/a.yaml:2:1)']);
   });
 
   it('leave the model without an API when no file declares one', () => {

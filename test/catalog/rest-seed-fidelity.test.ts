@@ -227,6 +227,11 @@ function checkAgainstSeed(seed: RestSeed): void {
       expect(account.fields.filter((f) => !f.optional).map((f) => f.name)).toEqual(['import_supplier', 'external_account_number']);
     });
 
+    it('quotes the seed exactly where it says the seed contradicts itself', () => {
+      expect(api().contradictions).toHaveLength(5);
+      for (const c of api().contradictions) expect(seedWords, c.topic).toContain(c.seed);
+    });
+
     it('has the transactions query parameters, optional booleans defaulting to true', () => {
       const op = api().operations.find((o) => o.path.includes('/transactions/'))!;
       expect(op.query.map((q) => [q.name, render(q.type), q.optional, q.default])).toEqual([
@@ -242,7 +247,10 @@ function checkAgainstSeed(seed: RestSeed): void {
  * elsewhere the check is reported as not run, with the reason in the test's name.
  */
 const seedText = readRestSeed();
+/** The seed's text, for checking quotes. */
+let seedWords = '';
 if ('text' in seedText) {
+  seedWords = seedText.text;
   checkAgainstSeed(parseRestSeed(seedText.text));
 } else if (isCI()) {
   it('the REST seed is present (CI always has it beside the clone)', () => {

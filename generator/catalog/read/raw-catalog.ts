@@ -121,6 +121,21 @@ export interface RawApiGap {
   position: SourcePosition;
 }
 
+/** The API as a whole: its title and what it is for. */
+export interface RawApiInfo {
+  title: string;
+  description?: string;
+  position: SourcePosition;
+}
+
+/** Where the seed contradicts itself: its words, and what the contract accepts. */
+export interface RawApiContradiction {
+  topic: string;
+  seed: string;
+  accepted: string;
+  position: SourcePosition;
+}
+
 export interface RawCatalogFile {
   file: string;
   section: string;
@@ -131,10 +146,12 @@ export interface RawCatalogFile {
   apiTypes: RawApiType[];
   operations: RawOperation[];
   apiGaps: RawApiGap[];
+  apiInfo: RawApiInfo[];
+  apiContradictions: RawApiContradiction[];
 }
 
 /** A file that declares any part of the REST API: its path goes to the API's outputs, not the events'. */
-export const isApiFile = (f: RawCatalogFile): boolean => f.apiTypes.length + f.operations.length + f.apiGaps.length > 0;
+export const isApiFile = (f: RawCatalogFile): boolean => f.apiTypes.length + f.operations.length + f.apiGaps.length + f.apiInfo.length + f.apiContradictions.length > 0;
 
 /** Every file's declarations side by side, in load order: what the rules check and the resolver reads. */
 export interface RawCatalog {
@@ -148,6 +165,8 @@ export interface RawCatalog {
   apiTypes: RawApiType[];
   operations: RawOperation[];
   apiGaps: RawApiGap[];
+  apiInfo: RawApiInfo[];
+  apiContradictions: RawApiContradiction[];
 }
 
 export function mergeFiles(files: readonly RawCatalogFile[]): RawCatalog {
@@ -161,6 +180,8 @@ export function mergeFiles(files: readonly RawCatalogFile[]): RawCatalog {
     apiTypes: files.flatMap((f) => f.apiTypes),
     operations: files.flatMap((f) => f.operations),
     apiGaps: files.flatMap((f) => f.apiGaps),
+    apiInfo: files.flatMap((f) => f.apiInfo),
+    apiContradictions: files.flatMap((f) => f.apiContradictions),
   };
 }
 

@@ -8,6 +8,7 @@ const API_TYPE_KEYS = ['description', 'fields', 'open', 'required_not_shown', 'a
 const OPERATION_KEYS = ['method', 'path', 'description', 'params', 'query', 'request', 'responses'];
 const RESPONSE_KEYS = ['description', 'json', 'text', 'not_shown'];
 const API_GAP_KEYS = ['topic', 'seed'];
+const API_CONTRADICTION_KEYS = ['topic', 'seed', 'accepted'];
 
 /** `api_types: { <Name>: { description?, open?, required_not_shown?, at_least_one_of?, fields } }` */
 const readApiTypes: SectionReader = (reader, value, position, out) => {
@@ -96,9 +97,37 @@ const readApiGaps: SectionReader = (reader, value, position, out) => {
   }
 };
 
+/** `api_info: { title, description? }`: the API as a whole. */
+const readApiInfo: SectionReader = (reader, value, position, out) => {
+  const map = reader.mapValue(value, 'api_info', position);
+  if (!map) return;
+  const entries = new Map(reader.entries(map, 'api_info', ['title', 'description']).map(([key, v, at]) => [key, reader.stringValue(v, `api_info: ${key}`, at)]));
+  if (!entries.has('title')) reader.problems.error(position, 'api_info: missing "title"');
+  const description = entries.get('description');
+  out.apiInfo.push({ title: entries.get('title') ?? '', ...(description !== undefined && { description }), position });
+};
+
+/** `api_contradictions: [{ topic, seed, accepted }]`: where the seed contradicts itself, and what is accepted. */
+const readApiContradictions: SectionReader = (reader, value, position, out) => {
+  if (!isSeq(value)) {
+    reader.problems.error(value ? reader.nodeAt(value) : position, 'api_contradictions must be a list');
+    return;
+  }
+  for (const item of value.items as Node[]) {
+    const map = reader.mapValue(item, 'API contradiction', reader.nodeAt(item));
+    if (!map) continue;
+    const at = reader.nodeAt(map);
+    const entries = new Map(reader.entries(map, 'API contradiction', API_CONTRADICTION_KEYS).map(([key, v, keyAt]) => [key, reader.stringValue(v, `API contradiction: ${key}`, keyAt)]));
+    for (const key of API_CONTRADICTION_KEYS) if (!entries.has(key)) reader.problems.error(at, `API contradiction: missing "${key}"`);
+    out.apiContradictions.push({ topic: entries.get('topic') ?? '', seed: entries.get('seed') ?? '', accepted: entries.get('accepted') ?? '', position: at });
+  }
+};
+
 /** The REST API's sections of a catalog file. */
 export const API_SECTION_READERS: Readonly<Record<string, SectionReader>> = {
   api_types: readApiTypes,
   operations: readOperations,
   api_gaps: readApiGaps,
+  api_info: readApiInfo,
+  api_contradictions: readApiContradictions,
 };

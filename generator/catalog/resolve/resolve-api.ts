@@ -93,5 +93,9 @@ export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel
   });
 
   const gaps = catalog.apiGaps.map(({ topic, seed, section, position }) => ({ topic, seed, section, position }));
-  return { sourceFiles: catalog.apiFiles, operations, types, gaps };
+  const [info, ...more] = catalog.apiInfo;
+  if (!info) problems.error({ file: catalog.apiFiles[0]!, line: 1, col: 1 }, 'the REST API needs an "api_info" with its title (in one of its files)');
+  for (const extra of more) problems.error(extra.position, `api_info is declared once (first at ${info!.position.file}:${info!.position.line}:${info!.position.col})`);
+  const contradictions = catalog.apiContradictions.map(({ topic, seed, accepted, position }) => ({ topic, seed, accepted, position }));
+  return { sourceFiles: catalog.apiFiles, title: info?.title ?? '', ...(info?.description !== undefined && { description: info.description }), contradictions, operations, types, gaps };
 }
