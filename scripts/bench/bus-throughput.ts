@@ -1,25 +1,21 @@
 /**
- * `npm run bench:bus [-- --count N --rounds R --only nats|redis]`: end-to-end consume
- * throughput on real brokers, with validation (`consumeEvents`) against the same consumer loop
- * without it, same broker, same stored messages, same run. The loop without validation has
- * the adapter's shape (an async decision that parses the JSON and awaits the handler, then an
- * async settle that acknowledges, then a count), so the difference is the validation. Rounds
- * alternate the two so that load on the machine hits both alike; one uncounted round first.
- * Prints a table and one JSON line; the brokers run on loopback ports and are stopped at the end.
+ * Bus group of `npm run bench` (`--only bus`): end-to-end consume throughput on real brokers,
+ * with validation (`consumeEvents`) against the same consumer loop without it, same broker,
+ * same stored messages, same run. The loop without validation has the adapter's shape (an
+ * async decision that parses the JSON and awaits the handler, then an async settle that
+ * acknowledges, then a count), so the difference is the validation. Rounds alternate the two
+ * so that load on the machine hits both alike; one uncounted round first. The brokers run on
+ * loopback ports and are stopped at the end.
  */
-import { parseArgs } from 'node:util';
 import { AckPolicy, jetstream, jetstreamManager, type Consumer, type JsMsg } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import { consumeEvents as consumeNats } from '../../runtime/nats/index.js';
 import { consumeEvents as consumeRedis } from '../../runtime/redis-streams/index.js';
 import { startNatsServer, startRedisServer } from '../../test/bus/brokers.js';
-import { log, machineInfo, summarize, type Summary } from './common.js';
+import { log, summarize, type Summary } from './common.js';
 import { prepareStream } from './inputs.js';
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '20000' }, rounds: { type: 'string', default: '5' }, only: { type: 'string' } } });
-const COUNT = Number(values.count);
-const ROUNDS = Number(values.rounds);
 const decoder = new TextDecoder();
 
 /** The adapters' decision without validation: parse, then the handler. */
@@ -43,13 +39,13 @@ async function timeUntilHandled(count: number, start: (handler: () => void) => P
   return ms;
 }
 
-interface BrokerResult {
+export interface BrokerResult {
   validated: Summary;
   plain: Summary;
   ratio: number;
 }
 
-async function benchNats(texts: string[]): Promise<BrokerResult> {
+async function benchNats(texts: string[], rounds: number): Promise<BrokerResult> {
   const server = await startNatsServer();
   const nc = await connect({ servers: server.url });
   try {
@@ -67,7 +63,7 @@ async function benchNats(texts: string[]): Promise<BrokerResult> {
     const validated: number[] = [];
     const plain: number[] = [];
     // Round 0 warms up (the validators load on first use of each event) and is not counted.
-    for (let r = -1; r < ROUNDS; r++) {
+    for (let r = -1; r < rounds; r++) {
       validated.push(
         await timeUntilHandled(texts.length, async (handler) => {
           const consumption = consumeNats(await freshConsumer(), handler, { js, deadLetterSubject: 'bench-dead.events' });
@@ -96,7 +92,7 @@ async function benchNats(texts: string[]): Promise<BrokerResult> {
       if (r < 0) {
         validated.pop();
         plain.pop();
-      } else log(`nats round ${r + 1}/${ROUNDS}: validated ${validated.at(-1)!.toFixed(0)} ms, plain ${plain.at(-1)!.toFixed(0)} ms`);
+      } else log(`nats round ${r + 1}/${rounds}: validated ${validated.at(-1)!.toFixed(0)} ms, plain ${plain.at(-1)!.toFixed(0)} ms`);
     }
     return result(validated, plain);
   } finally {
@@ -105,7 +101,7 @@ async function benchNats(texts: string[]): Promise<BrokerResult> {
   }
 }
 
-async function benchRedis(texts: string[]): Promise<BrokerResult> {
+async function benchRedis(texts: string[], rounds: number): Promise<BrokerResult> {
   const server = await startRedisServer();
   const admin = new Redis(server.url);
   const reader = new Redis(server.url);
@@ -124,7 +120,7 @@ async function benchRedis(texts: string[]): Promise<BrokerResult> {
     const validated: number[] = [];
     const plain: number[] = [];
     // Round 0 warms up (the validators load on first use of each event) and is not counted.
-    for (let r = -1; r < ROUNDS; r++) {
+    for (let r = -1; r < rounds; r++) {
       validated.push(
         await timeUntilHandled(texts.length, async (handler) => {
           const consumption = consumeRedis(reader, handler, { stream: 'bench', group: await freshGroup(), consumer: 'c', deadLetterStream: 'bench:dead', blockMs: 100 });
@@ -153,7 +149,7 @@ async function benchRedis(texts: string[]): Promise<BrokerResult> {
       if (r < 0) {
         validated.pop();
         plain.pop();
-      } else log(`redis round ${r + 1}/${ROUNDS}: validated ${validated.at(-1)!.toFixed(0)} ms, plain ${plain.at(-1)!.toFixed(0)} ms`);
+      } else log(`redis round ${r + 1}/${rounds}: validated ${validated.at(-1)!.toFixed(0)} ms, plain ${plain.at(-1)!.toFixed(0)} ms`);
     }
     return result(validated, plain);
   } finally {
@@ -169,18 +165,18 @@ function result(validated: number[], plain: number[]): BrokerResult {
   return { validated: v, plain: p, ratio: v.median / p.median };
 }
 
-const texts = prepareStream(COUNT, 0).texts;
-log(`${texts.length} valid messages of every catalog event, ${ROUNDS} alternating rounds per broker`);
-const results: Record<string, BrokerResult> = {};
-if (values.only === undefined || values.only === 'nats') results.nats = await benchNats(texts);
-if (values.only === undefined || values.only === 'redis') results.redis = await benchRedis(texts);
-
-const machine = machineInfo();
-console.log(`consume throughput, ${texts.length} messages, median of ${ROUNDS} rounds (${machine.cpu}, ${machine.cores} cores, node ${machine.node}, load ${machine.loadAverage.map((l) => l.toFixed(1)).join(' ')})`);
-console.log('| broker | with validation | without | ratio |');
-console.log('|---|---|---|---|');
-for (const [broker, r] of Object.entries(results)) {
-  const rate = (s: Summary) => `${s.median.toFixed(0)} ms (${Math.round((texts.length / s.median) * 1000).toLocaleString('en')} msg/s)`;
-  console.log(`| ${broker} | ${rate(r.validated)} | ${rate(r.plain)} | ${r.ratio.toFixed(2)}× |`);
+export interface BusResult {
+  /** Valid messages stored once per broker and consumed in every round. */
+  messages: number;
+  rounds: number;
+  nats: BrokerResult;
+  redis: BrokerResult;
 }
-console.log(JSON.stringify({ count: texts.length, rounds: ROUNDS, machine: { cpu: machine.cpu, cores: machine.cores, node: machine.node, loadAverage: machine.loadAverage }, results }));
+
+export async function measureBus(options: { count: number; rounds: number }): Promise<BusResult> {
+  const texts = prepareStream(options.count, 0).texts;
+  log(`${texts.length} valid messages of every catalog event, ${options.rounds} alternating rounds per broker`);
+  const nats = await benchNats(texts, options.rounds);
+  const redis = await benchRedis(texts, options.rounds);
+  return { messages: texts.length, rounds: options.rounds, nats, redis };
+}

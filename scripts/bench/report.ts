@@ -3,6 +3,7 @@
  * their verdicts. Targets are checked on the unrounded numbers; the text shows enough digits
  * that a verdict never contradicts what is printed.
  */
+import type { BusResult } from './bus-throughput.js';
 import type { ColdStartResult } from './cold-start.js';
 import type { MachineInfo } from './common.js';
 import type { ErrorPathResult } from './error-path.js';
@@ -12,14 +13,14 @@ import { EVENT_TARGET_GZIP_BYTES, type SizeResult } from './size.js';
 import type { ThroughputResult } from './throughput.js';
 import { TARGET_CASES, type TypeCheckResult, type TypeCheckRow } from './type-check.js';
 
-export const GROUPS = ['throughput', 'error-path', 'cold-start', 'generation', 'type-check', 'size'] as const;
+export const GROUPS = ['throughput', 'error-path', 'cold-start', 'generation', 'type-check', 'size', 'bus'] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface BenchResults {
   quick: boolean;
   machine: MachineInfo;
   package: { kind: 'dist' | 'source'; description: string; events: number; buildMs?: number } | null;
-  settings: { count: number; timing: TimingOptions; coldRuns: number; generateRuns: number; factors: number[]; tscRuns: number; heapRuns: number };
+  settings: { count: number; busCount?: number; busRounds?: number; timing: TimingOptions; coldRuns: number; generateRuns: number; factors: number[]; tscRuns: number; heapRuns: number };
   groups: Group[];
   /** Wall time of each step of the run (groups, and preparing the package), ms. */
   groupMs: Record<string, number>;
@@ -30,6 +31,7 @@ export interface BenchResults {
   generation?: GenerationResult;
   typeCheck?: TypeCheckResult;
   size?: SizeResult;
+  bus?: BusResult;
 }
 
 export interface TargetCheck {
@@ -133,6 +135,22 @@ function targets(r: BenchResults): TargetCheck[] {
         measuredText: `${ratio(share)} (${num(validOurs.nsPerItem)} vs ${num(validParse.nsPerItem)} ns/message)`,
         met: share <= limit,
         gap: `validating a valid message would need ≤ ${num(validParse.nsPerItem * limit)} ns (now ${num(validOurs.nsPerItem)}): ${ratio(share / limit)} faster`,
+      });
+    }
+  }
+
+  const b = r.bus;
+  if (b) {
+    for (const broker of ['nats', 'redis'] as const) {
+      const { validated, plain, ratio: measured } = b[broker];
+      out.push({
+        id: `bus.${broker}`,
+        group: 'bus',
+        text: `${broker === 'nats' ? 'NATS JetStream' : 'Redis Streams'}: consuming with validation ≤ 1.10× the time of the same loop without it`,
+        measured,
+        measuredText: `${ratio(measured)} (${ms(validated.median)} vs ${ms(plain.median)} for ${int(b.messages)} messages)`,
+        met: measured <= 1.1,
+        gap: `validation would need to cost ≤ ${ms(plain.median * 0.1)} over the ${int(b.messages)} messages (now ${ms(validated.median - plain.median)})`,
       });
     }
   }
@@ -405,6 +423,26 @@ function typeCheckSection(tc: TypeCheckResult): string[] {
   return lines;
 }
 
+function busSection(b: BusResult): string[] {
+  const rate = (median: number): string => `${int((b.messages / median) * 1000)} msg/s`;
+  return [
+    '## 7. On a real bus',
+    '',
+    `End to end on loopback brokers started by the bench (Debian's \`nats-server\` and \`redis-server\`): ${int(b.messages)} valid messages of every catalog event, stored once, ` +
+      `consumed in full by \`consumeEvents\` (decode, validate, handle, acknowledge) and by the same consumer loop without validation (parse, handle, acknowledge), ` +
+      `alternating, ${b.rounds} counted rounds each after one uncounted round; median wall time from the consumer's start until the handler has seen every message.`,
+    '',
+    ...table(
+      ['broker', 'with validation', 'without', 'time ÷ without'],
+      (['nats', 'redis'] as const).map((broker) => {
+        const r = b[broker];
+        return [broker === 'nats' ? 'NATS JetStream' : 'Redis Streams', `${ms(r.validated.median)} (${rate(r.validated.median)})`, `${ms(r.plain.median)} (${rate(r.plain.median)})`, ratio(r.ratio)];
+      }),
+    ),
+    '',
+  ];
+}
+
 function sizeSection(s: SizeResult): string[] {
   return [
     '## 6. Size and memory',
@@ -500,6 +538,7 @@ export function renderMarkdown(r: BenchResults): { text: string; targets: Target
   if (r.generation) lines.push(...generationSection(r.generation));
   if (r.typeCheck) lines.push(...typeCheckSection(r.typeCheck));
   if (r.size) lines.push(...sizeSection(r.size));
+  if (r.bus) lines.push(...busSection(r.bus));
 
   lines.push(
     '## Method',

@@ -9,8 +9,9 @@
  * - `--no-build`: pack the existing `dist/` instead of building a snapshot of the working tree.
  * - `--out-dir DIR`: write `BENCHMARKS.md` and `results.json` into DIR.
  * - `--only a,b`: run only these groups (throughput, error-path, cold-start, generation,
- *   type-check, size); the report then has only their sections.
- * - `--count N`, `--cold-runs N`, `--generate-runs N`, `--factors 1,10,30`, `--tsc-runs N`:
+ *   type-check, size, bus); the report then has only their sections. `bus` starts
+ *   nats-server and redis-server (`npm run setup:tools` installs them).
+ * - `--count N`, `--bus-count N`, `--bus-rounds N`, `--cold-runs N`, `--generate-runs N`, `--factors 1,10,30`, `--tsc-runs N`:
  *   override sizes.
  * - `--report-only`: measure nothing; render `BENCHMARKS.md` again from the saved `results.json`
  *   (after a change to the report's wording).
@@ -23,6 +24,7 @@ import { build } from 'esbuild';
 import { ROOT, log, machineInfo, mustSpawn, readJson, tempDir, write, type CompilerName } from './common.js';
 import { measureColdStart } from './cold-start.js';
 import type { ErrorPathJob, ErrorPathResult } from './error-path.js';
+import { measureBus } from './bus-throughput.js';
 import { measureGeneration } from './generation.js';
 import { loadMessageSchemas, prepareErrorPath, prepareEvenStream, prepareStream } from './inputs.js';
 import type { TimingOptions } from './measure.js';
@@ -39,6 +41,8 @@ interface Settings {
   outDir: string | undefined;
   groups: Group[];
   count: number;
+  busCount: number;
+  busRounds: number;
   timing: TimingOptions;
   coldRuns: number;
   generateRuns: number;
@@ -62,6 +66,8 @@ function settings(argv: string[]): Settings {
       'out-dir': { type: 'string' },
       only: { type: 'string' },
       count: { type: 'string' },
+      'bus-count': { type: 'string' },
+      'bus-rounds': { type: 'string' },
       'cold-runs': { type: 'string' },
       'generate-runs': { type: 'string' },
       factors: { type: 'string' },
@@ -86,6 +92,8 @@ function settings(argv: string[]): Settings {
     outDir: values['out-dir'],
     groups,
     count: int(values.count, quick ? 300 : 10_000, 'count'),
+    busCount: int(values['bus-count'], quick ? 300 : 20_000, 'bus-count'),
+    busRounds: int(values['bus-rounds'], quick ? 1 : 5, 'bus-rounds'),
     timing: quick ? { minCpuMs: 20, minSamples: 3, warmup: 1, warmupItems: 0 } : { minCpuMs: 1500, minSamples: 20, warmup: 10, warmupItems: 1_000_000 },
     coldRuns: int(values['cold-runs'], quick ? 1 : 25, 'cold-runs'),
     generateRuns: int(values['generate-runs'], quick ? 1 : 3, 'generate-runs'),
@@ -157,7 +165,7 @@ async function main(): Promise<void> {
   try {
     const machine = machineInfo();
     log(`machine: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}; temp ${work}`);
-    const needsPackage = s.groups.some((g) => g !== 'generation');
+    const needsPackage = s.groups.some((g) => g !== 'generation' && g !== 'bus');
     const pkg = needsPackage ? await timedGroup('package', () => preparePackage({ work, mode: s.quick ? 'source' : 'dist', build: s.build })) : undefined;
     const schemas = pkg ? loadMessageSchemas(loadManifestEvents(), pkg.kind === 'dist' ? join(pkg.packageDir, 'generated') : join(ROOT, 'generated')) : [];
     const worker = wants('throughput') || wants('error-path') ? await bundleWorker(work) : '';
@@ -166,7 +174,7 @@ async function main(): Promise<void> {
       quick: s.quick,
       machine,
       package: pkg ? { kind: pkg.kind, description: pkg.description, events: pkg.events.length, ...(pkg.buildMs !== undefined && { buildMs: pkg.buildMs }) } : null,
-      settings: { count: s.count, timing: s.timing, coldRuns: s.coldRuns, generateRuns: s.generateRuns, factors: s.factors, tscRuns: s.tscRuns, heapRuns: s.heapRuns },
+      settings: { count: s.count, busCount: s.busCount, busRounds: s.busRounds, timing: s.timing, coldRuns: s.coldRuns, generateRuns: s.generateRuns, factors: s.factors, tscRuns: s.tscRuns, heapRuns: s.heapRuns },
       groups: s.groups,
       groupMs,
       totalMs: 0,
@@ -192,6 +200,8 @@ async function main(): Promise<void> {
       );
     }
     if (pkg && wants('size')) results.size = await timedGroup('size', () => measureSize(pkg, { heapRuns: s.heapRuns, ...(s.sizeEvents !== undefined && { maxEvents: s.sizeEvents }) }));
+
+    if (wants('bus')) results.bus = await timedGroup('bus', () => measureBus({ count: s.busCount, rounds: s.busRounds }));
 
     results.totalMs = performance.now() - started;
     results.machine.loadAverageAfter = loadavg();

@@ -35,7 +35,7 @@ it('npm run bench -- --quick reports every section with finite, positive measure
   expect([stamp('BENCHMARKS.md'), stamp('scripts/bench/results.json')]).toEqual(before);
 
   const markdown = readFileSync(join(out, 'BENCHMARKS.md'), 'utf8');
-  for (const heading of ['## Machine', '## Targets', '## 1. Throughput', '## 2. Error path', '## 3. Cold start', '## 4. Generation', '## 5. Consumer type-check', '## 6. Size and memory', '## Method']) {
+  for (const heading of ['## Machine', '## Targets', '## 1. Throughput', '## 2. Error path', '## 3. Cold start', '## 4. Generation', '## 5. Consumer type-check', '## 6. Size and memory', '## 7. On a real bus', '## Method']) {
     expect(markdown).toContain(heading);
   }
   expect(markdown).toContain('Quick mode');
@@ -58,6 +58,10 @@ it('npm run bench -- --quick reports every section with finite, positive measure
     ['root min+gz', results.size.root.gzipBytes],
     ['package bytes', results.size.disk.bytes],
     ['heap after root import', results.size.heap.rootImport],
+    ...['nats', 'redis'].flatMap((broker) => [
+      [`${broker} with validation`, results.bus[broker].validated.median],
+      [`${broker} without`, results.bus[broker].plain.median],
+    ] as [string, number][]),
   ];
   for (const [name, value] of positive) expect(value, name).toBeGreaterThan(0);
 
