@@ -96,4 +96,112 @@ export interface CatalogModel {
   /** Fragments, in catalog order. */
   fragments: FragmentModel[];
   gaps: GapModel[];
+  /** The REST API (`catalog/api/*.yaml`); absent when the catalog declares none. */
+  api?: ApiModel;
+}
+
+// ---------------------------------------------------------------------------------------
+// The REST API
+// ---------------------------------------------------------------------------------------
+
+/** A string with a format the seed states: `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM:SSZ`, a two-place decimal. */
+export type ApiFormatName = 'date' | 'datetime' | 'decimal';
+
+export type ApiTypeRef =
+  | { kind: 'primitive'; name: PrimitiveName }
+  | { kind: 'format'; name: ApiFormatName }
+  | { kind: 'array'; items: ApiTypeRef }
+  /** An API object type, by its catalog name. */
+  | { kind: 'named'; name: string };
+
+export interface ApiFieldModel {
+  name: string;
+  type: ApiTypeRef;
+  optional: boolean;
+  nullable: boolean;
+  description?: string;
+  /** The complete list of values, where the seed gives one. */
+  enum?: string[];
+  /** Values seen: documented, never enforced. */
+  examples?: string[];
+  /** A query parameter's default. */
+  default?: string | number | boolean;
+  /** The seed's words saying why an optional field is optional. */
+  whyOptional?: string;
+  /** The seed's words about this field that is not shown. */
+  notShown?: string;
+  position: SourcePosition;
+}
+
+export interface ApiObjectTypeModel {
+  name: string;
+  fields: ApiFieldModel[];
+  description?: string;
+  /** `false`, or the seed's words saying which fields are not shown: more fields may be sent. */
+  open: false | { seed: string };
+  /** The seed's words when it does not say which fields are required: every field is optional. */
+  requiredNotShown?: string;
+  /** Field names of which at least one must be present. */
+  atLeastOneOf?: string[];
+  section: string;
+  position: SourcePosition;
+}
+
+export interface ApiResponseModel {
+  /** HTTP status code. */
+  status: number;
+  description: string;
+  /** JSON body: one type, or several the body may be (any of them). */
+  json?: ApiTypeRef[];
+  /** A plain-text body: the seed's exact words. */
+  text?: string;
+  /** The seed's words when the body is not shown. */
+  notShown?: string;
+  position: SourcePosition;
+}
+
+export interface ApiOperationModel {
+  /** The operation id (`createNotes`): the name every API output uses. */
+  operationId: string;
+  method: 'GET' | 'POST';
+  /** OpenAPI path template below `{base_url}` (`/v1/…/{import_supplier_code}/`). */
+  path: string;
+  description?: string;
+  params: ApiFieldModel[];
+  query: ApiFieldModel[];
+  request?: ApiTypeRef;
+  /** In ascending status order. */
+  responses: ApiResponseModel[];
+  section: string;
+  position: SourcePosition;
+}
+
+export interface ApiGapModel {
+  topic: string;
+  seed: string;
+  section: string;
+  position: SourcePosition;
+}
+
+export interface ApiContradictionModel {
+  topic: string;
+  /** The seed's words (a quote of it). */
+  seed: string;
+  /** What the contract accepts because of it. */
+  accepted: string;
+  position: SourcePosition;
+}
+
+export interface ApiModel {
+  /** The API's catalog files, in load order. */
+  sourceFiles: string[];
+  title: string;
+  description?: string;
+  /** Where the seed contradicts itself, and what is accepted: said in the docs and the OpenAPI document. */
+  contradictions: ApiContradictionModel[];
+  /** In catalog order. */
+  operations: ApiOperationModel[];
+  /** In catalog order. */
+  types: ApiObjectTypeModel[];
+  gaps: ApiGapModel[];
 }

@@ -5,6 +5,7 @@
  * - one entry per event version (`events/<type>/<version>.js|.cjs`), each carrying only its
  *   own validators;
  * - the CLI (`cli.js`), which imports the root rather than carrying a second copy;
+ * - the REST entry (`rest.js|.cjs`), carrying its own validators;
  * - the broker adapters (`nats`, `redis-streams`), ES module and CommonJS, which import the
  *   root too, and their broker client (a peer dependency, so tsup leaves it external).
  */
@@ -63,6 +64,8 @@ export default defineConfig([
   { ...common, entry: eventEntries, format: ['esm', 'cjs'], minifyWhitespace: false },
   { ...common, entry: adapterEntries, format: ['esm', 'cjs'], esbuildPlugins: [adaptersUseRoot] },
   { ...common, entry: adapterEntries, format: ['esm', 'cjs'], dts: { only: true }, external: [/^\.\.\/index\.js$/] },
+  // Not minified either: the entry inlines its CommonJS validator module (see above).
+  { ...common, entry: { rest: 'runtime/rest/index.ts' }, format: ['esm', 'cjs'], dts: true, minifyWhitespace: false },
   {
     ...common,
     entry: { cli: 'runtime/cli/main.ts' },

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { byCodeUnit } from '../common/text.js';
 import type { CatalogModel } from '../model.js';
@@ -44,11 +44,18 @@ export function loadCatalog(files: CatalogSourceFile[]): LoadResult {
 }
 
 /**
- * Reads every `*.yaml` file of a catalog folder, in plain code-unit order of file names.
+ * Reads every `*.yaml` file of a catalog folder, in plain code-unit order of file names, then
+ * those of its `api/` folder (the REST API).
  * Paths in messages and banners are relative to `displayRoot` (default: the working
  * directory, which `npm run` sets to the package root).
  */
 export function readCatalogDir(dir: string, displayRoot = process.cwd()): CatalogSourceFile[] {
+  // The REST API's files sit in their own folder, read after the events'.
+  const apiDir = join(dir, API_DIR);
+  return [...readYamlFiles(dir, displayRoot), ...(existsSync(apiDir) ? readYamlFiles(apiDir, displayRoot) : [])];
+}
+
+function readYamlFiles(dir: string, displayRoot: string): CatalogSourceFile[] {
   const names = readdirSync(dir)
     .filter((name) => name.endsWith('.yaml'))
     .sort(byCodeUnit);
@@ -57,6 +64,9 @@ export function readCatalogDir(dir: string, displayRoot = process.cwd()): Catalo
     text: readFileSync(join(dir, name), 'utf8'),
   }));
 }
+
+/** The catalog's folder for the REST API (`catalog/api/*.yaml`). */
+export const API_DIR = 'api';
 
 export function loadCatalogFromDisk(dir: string): LoadResult {
   return loadCatalog(readCatalogDir(dir));

@@ -24,3 +24,9 @@ export const payloadTypeName = (e: Pick<EventVersionModel, 'tsName'>): string =>
 
 /** The message (envelope) interface of an event version: `AccountCreatedV1Event`. */
 export const eventTypeName = (e: Pick<EventVersionModel, 'tsName'>): string => `${e.tsName}Event`;
+
+/**
+ * Names `generated/api/types.ts` declares besides the catalog's API types: the types emitter
+ * writes them, and the catalog refuses an API type that takes one.
+ */
+export const API_MODULE_TYPE_NAMES = ['ApiOperations', 'OperationId', 'ApiRequest', 'ApiResponse', 'ApiStatus', 'ApiParams', 'ApiQuery', 'IsoDate', 'IsoDateTime', 'DecimalString'] as const;

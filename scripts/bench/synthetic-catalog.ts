@@ -13,7 +13,7 @@
  * So shared types, fragments, reuse (`extends`), open events and gaps all grow with N, as a
  * catalog that really had N times the events would.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -132,6 +132,11 @@ export function writeSyntheticCatalog(out: string, factor: number, source = join
   for (const { name, text } of docs) {
     writeFileSync(join(out, name), text);
     written++;
+  }
+  // The REST API (catalog/api/) once, as in the real catalog: every copy has the same stages.
+  if (existsSync(join(source, 'api'))) {
+    cpSync(join(source, 'api'), join(out, 'api'), { recursive: true });
+    written += readdirSync(join(source, 'api')).filter((name) => name.endsWith('.yaml')).length;
   }
   const width = String(factor - 1).length;
   for (let copy = 1; copy < factor; copy++) {

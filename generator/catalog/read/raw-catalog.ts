@@ -63,6 +63,79 @@ export type RawGap =
     }
   | { kind: 'not_shown'; topic: string; seed: string; section: string; position: SourcePosition };
 
+/** An API field as written: the event notation plus what the REST seed needs. */
+export interface RawApiField extends RawField {
+  enum?: string[];
+  examples?: string[];
+  default?: string | number | boolean;
+  whyOptional?: string;
+  notShown?: string;
+}
+
+export interface RawApiType {
+  name: string;
+  fields: RawApiField[];
+  description?: string;
+  open?: string;
+  requiredNotShown?: string;
+  atLeastOneOf?: RawReference[];
+  section: string;
+  position: SourcePosition;
+}
+
+/** A type as written where a body is named (`Note`, `NoteResult[]`), with its place. */
+export interface RawTypeText {
+  typeText: string;
+  position: SourcePosition;
+}
+
+export interface RawApiResponse {
+  status: string;
+  description?: string;
+  json: RawTypeText[];
+  text?: string;
+  notShown?: string;
+  position: SourcePosition;
+}
+
+export interface RawOperation {
+  operationId: string;
+  method: string;
+  path: string;
+  description?: string;
+  params: RawApiField[];
+  query: RawApiField[];
+  request?: RawTypeText;
+  responses: RawApiResponse[];
+  section: string;
+  position: SourcePosition;
+  /** Where `method` and `path` are written, for the rules' messages. */
+  methodPosition: SourcePosition;
+  pathPosition: SourcePosition;
+}
+
+export interface RawApiGap {
+  topic: string;
+  seed: string;
+  section: string;
+  position: SourcePosition;
+}
+
+/** The API as a whole: its title and what it is for. */
+export interface RawApiInfo {
+  title: string;
+  description?: string;
+  position: SourcePosition;
+}
+
+/** Where the seed contradicts itself: its words, and what the contract accepts. */
+export interface RawApiContradiction {
+  topic: string;
+  seed: string;
+  accepted: string;
+  position: SourcePosition;
+}
+
 export interface RawCatalogFile {
   file: string;
   section: string;
@@ -70,7 +143,15 @@ export interface RawCatalogFile {
   fragments: RawFragment[];
   events: RawEvent[];
   gaps: RawGap[];
+  apiTypes: RawApiType[];
+  operations: RawOperation[];
+  apiGaps: RawApiGap[];
+  apiInfo: RawApiInfo[];
+  apiContradictions: RawApiContradiction[];
 }
+
+/** A file that declares any part of the REST API: its path goes to the API's outputs, not the events'. */
+export const isApiFile = (f: RawCatalogFile): boolean => f.apiTypes.length + f.operations.length + f.apiGaps.length + f.apiInfo.length + f.apiContradictions.length > 0;
 
 /** Every file's declarations side by side, in load order: what the rules check and the resolver reads. */
 export interface RawCatalog {
@@ -79,15 +160,28 @@ export interface RawCatalog {
   fragments: RawFragment[];
   events: RawEvent[];
   gaps: RawGap[];
+  /** The REST API's files: those that declare API types, operations or API gaps. */
+  apiFiles: string[];
+  apiTypes: RawApiType[];
+  operations: RawOperation[];
+  apiGaps: RawApiGap[];
+  apiInfo: RawApiInfo[];
+  apiContradictions: RawApiContradiction[];
 }
 
 export function mergeFiles(files: readonly RawCatalogFile[]): RawCatalog {
   return {
-    files: files.map((f) => f.file),
+    files: files.filter((f) => !isApiFile(f)).map((f) => f.file),
     sharedTypes: files.flatMap((f) => f.sharedTypes),
     fragments: files.flatMap((f) => f.fragments),
     events: files.flatMap((f) => f.events),
     gaps: files.flatMap((f) => f.gaps),
+    apiFiles: files.filter(isApiFile).map((f) => f.file),
+    apiTypes: files.flatMap((f) => f.apiTypes),
+    operations: files.flatMap((f) => f.operations),
+    apiGaps: files.flatMap((f) => f.apiGaps),
+    apiInfo: files.flatMap((f) => f.apiInfo),
+    apiContradictions: files.flatMap((f) => f.apiContradictions),
   };
 }
 

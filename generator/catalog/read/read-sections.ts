@@ -1,6 +1,7 @@
 import { isScalar, isSeq, type Node } from 'yaml';
 import type { SourcePosition } from '../../model.js';
 import { suggestion } from '../names.js';
+import { API_SECTION_READERS } from './read-api-sections.js';
 import { readFields, readPayload } from './read-fields.js';
 import type { RawCatalogFile, RawGap, RawReference, RawSharedType } from './raw-catalog.js';
 import type { YamlReader } from './yaml-reader.js';
@@ -109,4 +110,5 @@ export const SECTION_READERS: Readonly<Record<string, SectionReader>> = {
   fragments: readFragments,
   events: readEvents,
   gaps: readGaps,
+  ...API_SECTION_READERS,
 };

@@ -4,6 +4,7 @@ import { toTsName } from '../names.js';
 import type { ProblemList } from '../problems.js';
 import { eventKeyOf, type RawCatalog, type RawField } from '../read/raw-catalog.js';
 import { firstByKey, ReuseFlattener } from './flatten-reuse.js';
+import { resolveApi } from './resolve-api.js';
 import { resolveType } from './resolve-type.js';
 
 /**
@@ -73,5 +74,6 @@ export function resolveCatalog(catalog: RawCatalog, problems: ProblemList): Cata
     return { kind: gap.kind, ...bounds, seed: gap.seed, visibleFields: toFields(gap.visibleFields), section: gap.section, position: gap.position };
   });
 
-  return { sourceFiles: catalog.files, events, sharedTypes, fragments, gaps };
+  const api = resolveApi(catalog, problems);
+  return { sourceFiles: catalog.files, events, sharedTypes, fragments, gaps, ...(api && { api }) };
 }

@@ -1,0 +1,133 @@
+import { isScalar, isSeq, type Node } from 'yaml';
+import { readApiFields, readReferenceList } from './read-api-fields.js';
+import type { RawApiResponse, RawApiType, RawOperation, RawTypeText } from './raw-catalog.js';
+import type { SectionReader } from './read-sections.js';
+import type { YamlReader } from './yaml-reader.js';
+
+const API_TYPE_KEYS = ['description', 'fields', 'open', 'required_not_shown', 'at_least_one_of'];
+const OPERATION_KEYS = ['method', 'path', 'description', 'params', 'query', 'request', 'responses'];
+const RESPONSE_KEYS = ['description', 'json', 'text', 'not_shown'];
+const API_GAP_KEYS = ['topic', 'seed'];
+const API_CONTRADICTION_KEYS = ['topic', 'seed', 'accepted'];
+
+/** `api_types: { <Name>: { description?, open?, required_not_shown?, at_least_one_of?, fields } }` */
+const readApiTypes: SectionReader = (reader, value, position, out) => {
+  const map = reader.mapValue(value, 'api_types', position);
+  for (const [name, typeNode, typePosition] of map ? reader.entries(map, 'api_types') : []) {
+    const what = `API type "${name}"`;
+    const body = reader.mapValue(typeNode, what, typePosition);
+    if (!body) continue;
+    const type: RawApiType = { name, fields: [], section: out.section, position: typePosition };
+    for (const [key, bodyValue, bodyPosition] of reader.entries(body, what, API_TYPE_KEYS)) {
+      if (key === 'fields') type.fields = readApiFields(reader, bodyValue, `${what}: fields`, bodyPosition);
+      else if (key === 'description') type.description = reader.stringValue(bodyValue, `${what}: description`, bodyPosition);
+      else if (key === 'open') type.open = reader.stringValue(bodyValue, `${what}: open (the seed's words)`, bodyPosition);
+      else if (key === 'required_not_shown') type.requiredNotShown = reader.stringValue(bodyValue, `${what}: required_not_shown (the seed's words)`, bodyPosition);
+      else type.atLeastOneOf = readReferenceList(reader, bodyValue, `${what}: at_least_one_of`, bodyPosition);
+    }
+    out.apiTypes.push(type);
+  }
+};
+
+/** `operations: { <operationId>: { method, path, description?, params?, query?, request?, responses } }`, in seed order. */
+const readOperations: SectionReader = (reader, value, position, out) => {
+  const map = reader.mapValue(value, 'operations', position);
+  for (const [operationId, opNode, opPosition] of map ? reader.entries(map, 'operations') : []) {
+    const what = `operation "${operationId}"`;
+    const body = reader.mapValue(opNode, what, opPosition);
+    if (!body) continue;
+    const op: RawOperation = { operationId, method: '', path: '', params: [], query: [], responses: [], section: out.section, position: opPosition, methodPosition: opPosition, pathPosition: opPosition };
+    const entries = reader.entries(body, what, OPERATION_KEYS);
+    for (const [key, v, at] of entries) {
+      if (key === 'method') [op.method, op.methodPosition] = [reader.stringValue(v, `${what}: method`, at) ?? '', v ? reader.nodeAt(v) : at];
+      else if (key === 'path') [op.path, op.pathPosition] = [reader.stringValue(v, `${what}: path`, at) ?? '', v ? reader.nodeAt(v) : at];
+      else if (key === 'description') op.description = reader.stringValue(v, `${what}: description`, at);
+      else if (key === 'params') op.params = readApiFields(reader, v, `${what}: params`, at);
+      else if (key === 'query') op.query = readApiFields(reader, v, `${what}: query`, at);
+      else if (key === 'request') op.request = typeText(reader, v, `${what}: request`, at);
+      else op.responses = readResponses(reader, v, what, at);
+    }
+    for (const required of ['method', 'path', 'responses']) {
+      if (!entries.some(([key]) => key === required)) reader.problems.error(opPosition, `${what}: missing "${required}"`);
+    }
+    out.operations.push(op);
+  }
+};
+
+function typeText(reader: YamlReader, node: Node | null, what: string, at: RawApiResponse['position']): RawTypeText | undefined {
+  const text = reader.stringValue(node, what, at);
+  return text === undefined ? undefined : { typeText: text, position: node ? reader.nodeAt(node) : at };
+}
+
+/** `responses: { "<status>": { description?, json?, text?, not_shown? } }` */
+function readResponses(reader: YamlReader, node: Node | null, what: string, position: RawApiResponse['position']): RawApiResponse[] {
+  const map = reader.mapValue(node, `${what}: responses`, position);
+  const responses: RawApiResponse[] = [];
+  for (const [status, responseNode, at] of map ? reader.entries(map, `${what}: responses (status codes as quoted strings)`) : []) {
+    const label = `${what}: response ${status}`;
+    const body = reader.mapValue(responseNode, label, at);
+    if (!body) continue;
+    const response: RawApiResponse = { status, json: [], position: at };
+    for (const [key, v, keyAt] of reader.entries(body, label, RESPONSE_KEYS)) {
+      if (key === 'description') response.description = reader.stringValue(v, `${label}: description`, keyAt);
+      else if (key === 'text') response.text = reader.stringValue(v, `${label}: text (the seed's exact words)`, keyAt);
+      else if (key === 'not_shown') response.notShown = reader.stringValue(v, `${label}: not_shown (the seed's words)`, keyAt);
+      else if (isSeq(v)) response.json = (v.items as Node[]).flatMap((item) => typeText(reader, item, `${label}: json`, keyAt) ?? []);
+      else if (isScalar(v)) response.json = [typeText(reader, v, `${label}: json`, keyAt)].flatMap((t) => t ?? []);
+      else reader.problems.error(v ? reader.nodeAt(v) : keyAt, `${label}: json must be a type or a list of types`);
+    }
+    responses.push(response);
+  }
+  return responses;
+}
+
+/** `api_gaps: [{ topic, seed }]`: what the REST seed does not show, in its words. */
+const readApiGaps: SectionReader = (reader, value, position, out) => {
+  if (!isSeq(value)) {
+    reader.problems.error(value ? reader.nodeAt(value) : position, 'api_gaps must be a list');
+    return;
+  }
+  for (const item of value.items as Node[]) {
+    const map = reader.mapValue(item, 'API gap', reader.nodeAt(item));
+    if (!map) continue;
+    const gapPosition = reader.nodeAt(map);
+    const entries = new Map(reader.entries(map, 'API gap', API_GAP_KEYS).map(([key, v, at]) => [key, reader.stringValue(v, `API gap: ${key}`, at)]));
+    for (const key of API_GAP_KEYS) if (!entries.has(key)) reader.problems.error(gapPosition, `API gap: missing "${key}"`);
+    out.apiGaps.push({ topic: entries.get('topic') ?? '', seed: entries.get('seed') ?? '', section: out.section, position: gapPosition });
+  }
+};
+
+/** `api_info: { title, description? }`: the API as a whole. */
+const readApiInfo: SectionReader = (reader, value, position, out) => {
+  const map = reader.mapValue(value, 'api_info', position);
+  if (!map) return;
+  const entries = new Map(reader.entries(map, 'api_info', ['title', 'description']).map(([key, v, at]) => [key, reader.stringValue(v, `api_info: ${key}`, at)]));
+  if (!entries.has('title')) reader.problems.error(position, 'api_info: missing "title"');
+  const description = entries.get('description');
+  out.apiInfo.push({ title: entries.get('title') ?? '', ...(description !== undefined && { description }), position });
+};
+
+/** `api_contradictions: [{ topic, seed, accepted }]`: where the seed contradicts itself, and what is accepted. */
+const readApiContradictions: SectionReader = (reader, value, position, out) => {
+  if (!isSeq(value)) {
+    reader.problems.error(value ? reader.nodeAt(value) : position, 'api_contradictions must be a list');
+    return;
+  }
+  for (const item of value.items as Node[]) {
+    const map = reader.mapValue(item, 'API contradiction', reader.nodeAt(item));
+    if (!map) continue;
+    const at = reader.nodeAt(map);
+    const entries = new Map(reader.entries(map, 'API contradiction', API_CONTRADICTION_KEYS).map(([key, v, keyAt]) => [key, reader.stringValue(v, `API contradiction: ${key}`, keyAt)]));
+    for (const key of API_CONTRADICTION_KEYS) if (!entries.has(key)) reader.problems.error(at, `API contradiction: missing "${key}"`);
+    out.apiContradictions.push({ topic: entries.get('topic') ?? '', seed: entries.get('seed') ?? '', accepted: entries.get('accepted') ?? '', position: at });
+  }
+};
+
+/** The REST API's sections of a catalog file. */
+export const API_SECTION_READERS: Readonly<Record<string, SectionReader>> = {
+  api_types: readApiTypes,
+  operations: readOperations,
+  api_gaps: readApiGaps,
+  api_info: readApiInfo,
+  api_contradictions: readApiContradictions,
+};

@@ -1,0 +1,101 @@
+import { isPrimitive, parseTypeNotation, PRIMITIVES } from '../../common/type-notation.js';
+import type { ApiFieldModel, ApiFormatName, ApiModel, ApiObjectTypeModel, ApiOperationModel, ApiResponseModel, ApiTypeRef } from '../../model.js';
+import { suggestion } from '../names.js';
+import type { ProblemList } from '../problems.js';
+import type { RawApiField, RawCatalog, RawTypeText } from '../read/raw-catalog.js';
+import { firstByKey } from './flatten-reuse.js';
+
+/** Strings with a format the REST seed states, written as types in the API notation. */
+export const API_FORMATS: readonly ApiFormatName[] = ['date', 'datetime', 'decimal'];
+
+const isFormat = (name: string): name is ApiFormatName => (API_FORMATS as readonly string[]).includes(name);
+
+/** `Note[]`, `datetime`, `string` → an `ApiTypeRef`, or a positioned error. */
+export function resolveApiType(text: RawTypeText, what: string, typeNames: ReadonlySet<string>, problems: ProblemList): ApiTypeRef | undefined {
+  const parsed = parseTypeNotation(text.typeText);
+  if (!parsed) {
+    problems.error(text.position, `bad type notation "${text.typeText}" for ${what}: expected a primitive, a format (${API_FORMATS.join(', ')}), an API type name, or T[]`);
+    return undefined;
+  }
+  let type: ApiTypeRef;
+  if (isPrimitive(parsed.base)) type = { kind: 'primitive', name: parsed.base };
+  else if (isFormat(parsed.base)) type = { kind: 'format', name: parsed.base };
+  else if (typeNames.has(parsed.base)) type = { kind: 'named', name: parsed.base };
+  else {
+    problems.error(text.position, `unknown type "${parsed.base}" for ${what}${suggestion(parsed.base, [...PRIMITIVES, ...API_FORMATS, ...typeNames])}`);
+    return undefined;
+  }
+  for (let level = parsed.depth; level > 0; level--) type = { kind: 'array', items: type };
+  return type;
+}
+
+/**
+ * The REST API's part of the model: types resolved (primitives, formats, API types),
+ * responses in status order. `undefined` when the catalog declares no API.
+ */
+export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel | undefined {
+  if (catalog.apiFiles.length === 0) return undefined;
+  const typesByName = firstByKey(catalog.apiTypes, (t) => t.name);
+  const typeNames = new Set(typesByName.keys());
+  const toField = (field: RawApiField, owner: string): ApiFieldModel[] => {
+    const type = resolveApiType({ typeText: field.typeText, position: field.typePosition }, `field "${field.name}" of ${owner}`, typeNames, problems);
+    if (!type) return [];
+    const model: ApiFieldModel = { name: field.name, type, optional: field.optional, nullable: field.nullable, position: field.position };
+    for (const key of ['description', 'enum', 'examples', 'default', 'whyOptional', 'notShown'] as const) {
+      if (field[key] !== undefined) Object.assign(model, { [key]: field[key] });
+    }
+    return [model];
+  };
+
+  const types: ApiObjectTypeModel[] = [...typesByName.values()].map((raw) => {
+    const model: ApiObjectTypeModel = {
+      name: raw.name,
+      // Where the seed does not say which fields are required, none is (the type keeps the seed's words).
+      fields: raw.fields.flatMap((f) => toField(f, `API type "${raw.name}"`)).map((f) => (raw.requiredNotShown === undefined ? f : { ...f, optional: true })),
+      open: raw.open === undefined ? false : { seed: raw.open },
+      section: raw.section,
+      position: raw.position,
+    };
+    if (raw.description !== undefined) model.description = raw.description;
+    if (raw.requiredNotShown !== undefined) model.requiredNotShown = raw.requiredNotShown;
+    if (raw.atLeastOneOf !== undefined) model.atLeastOneOf = raw.atLeastOneOf.map((r) => r.ref);
+    return model;
+  });
+
+  const operations: ApiOperationModel[] = [...firstByKey(catalog.operations, (o) => o.operationId).values()].map((raw) => {
+    const owner = `operation "${raw.operationId}"`;
+    const responses = raw.responses
+      .map((r): ApiResponseModel => {
+        const response: ApiResponseModel = { status: Number(r.status), description: r.description ?? '', position: r.position };
+        const json = r.json.flatMap((t) => resolveApiType(t, `${owner} response ${r.status}`, typeNames, problems) ?? []);
+        if (json.length > 0) response.json = json;
+        if (r.text !== undefined) response.text = r.text;
+        if (r.notShown !== undefined) response.notShown = r.notShown;
+        return response;
+      })
+      .sort((a, b) => a.status - b.status);
+    const model: ApiOperationModel = {
+      operationId: raw.operationId,
+      method: raw.method === 'GET' ? 'GET' : 'POST',
+      path: raw.path,
+      params: raw.params.flatMap((f) => toField(f, `${owner} params`)),
+      query: raw.query.flatMap((f) => toField(f, `${owner} query`)),
+      responses,
+      section: raw.section,
+      position: raw.position,
+    };
+    if (raw.description !== undefined) model.description = raw.description;
+    if (raw.request) {
+      const request = resolveApiType(raw.request, `${owner} request`, typeNames, problems);
+      if (request) model.request = request;
+    }
+    return model;
+  });
+
+  const gaps = catalog.apiGaps.map(({ topic, seed, section, position }) => ({ topic, seed, section, position }));
+  const [info, ...more] = catalog.apiInfo;
+  if (!info) problems.error({ file: catalog.apiFiles[0]!, line: 1, col: 1 }, 'the REST API needs an "api_info" with its title (in one of its files)');
+  for (const extra of more) problems.error(extra.position, `api_info is declared once (first at ${info!.position.file}:${info!.position.line}:${info!.position.col})`);
+  const contradictions = catalog.apiContradictions.map(({ topic, seed, accepted, position }) => ({ topic, seed, accepted, position }));
+  return { sourceFiles: catalog.apiFiles, title: info?.title ?? '', ...(info?.description !== undefined && { description: info.description }), contradictions, operations, types, gaps };
+}

@@ -1,0 +1,59 @@
+import { Ajv2020, type Options as AjvOptions } from 'ajv/dist/2020.js';
+import standaloneModule from 'ajv/dist/standalone/index.js';
+import { codeBanner } from '../common/banner.js';
+import type { CatalogModel } from '../model.js';
+import { apiSchemas } from './api-json-schema.js';
+import type { EmittedFile } from './emitted-file.js';
+import { runtimeRequires } from './runtime-requires.js';
+
+const standaloneCode = standaloneModule.default;
+
+export const API_VALIDATORS_PATH = 'api/validators.cjs';
+
+/**
+ * Ajv options of the REST validators; anything that checks the same bodies with ajv at run
+ * time (tests) uses these. Every error is collected (bodies are small, and a rejected
+ * request reports all its issues at once). `validateFormats: false`: `format` stays in the
+ * schemas for readers, while each stated format is enforced by its `pattern`, which ajv
+ * compiles into the module itself; a format checker would be an import of ajv-formats.
+ */
+export function apiValidatorAjvOptions(): AjvOptions {
+  // `strictRequired: false`: "at least one of" is `anyOf` of `required` lists naming properties declared beside it.
+  return { allErrors: true, messages: false, strict: true, strictRequired: false, allowUnionTypes: true, validateFormats: false };
+}
+
+/**
+ * One CommonJS module with every validator of the REST API (`<operationId>_<part>`: params,
+ * query, request, response_<status>), ajv standalone code with no imports at all, and its
+ * `.d.cts`.
+ */
+export function emitApiValidators(model: CatalogModel): EmittedFile[] {
+  if (!model.api) return [];
+  const schemas = apiSchemas(model.api);
+  const ajv = new Ajv2020({ ...apiValidatorAjvOptions(), code: { source: true, esm: false, lines: true } });
+  const refs: Record<string, string> = {};
+  for (const schema of schemas) {
+    if (!ajv.validateSchema(schema.schema)) throw new Error(`api validators: ${schema.id} is not valid JSON Schema 2020-12: ${ajv.errorsText(ajv.errors)}`);
+    ajv.addSchema(schema.schema);
+    refs[schema.exportName] = schema.id;
+  }
+  let code: string;
+  try {
+    code = standaloneCode(ajv, refs);
+  } catch (error) {
+    throw new Error(`api validators: ajv cannot compile the REST API's schemas: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const imports = runtimeRequires(code);
+  if (imports.length > 0) throw new Error(`api validators: the standalone code contains require(${imports.join(', ')}): a keyword's ajv helper would have to be imported at run time`);
+  const banner = codeBanner(model.api.sourceFiles);
+  const declarations = [
+    "import type { CompiledValidator } from '../../runtime/compiled-validator.js' with { 'resolution-mode': 'import' };",
+    '',
+    ...schemas.map((s) => `/** ${s.operationId} ${s.part}. */\nexport declare const ${s.exportName}: CompiledValidator;`),
+    '',
+  ].join('\n');
+  return [
+    { path: API_VALIDATORS_PATH, contents: `${banner}// Validators of the REST API (ajv standalone code; no imports, no eval).\n${code.trim()}\n` },
+    { path: API_VALIDATORS_PATH.replace(/\.cjs$/, '.d.cts'), contents: banner + declarations },
+  ];
+}

@@ -1,0 +1,69 @@
+/**
+ * The seed's retry rules, and the bounds every retry loop keeps. Which failures are retried
+ * is the seed's ("retry after other accounts finish" for 429 on process, "retry as-is" for
+ * 500 on payment instruction, "do not retry in the same form" for 400); network errors are
+ * retried only where repeating the request cannot create anything twice (GETs).
+ */
+
+export interface RetryOptions {
+  /** Attempts in all, the first included (default 4; at least 1). */
+  maxAttempts?: number;
+  /** First back-off before jitter (default 250 ms); doubles with each retry. */
+  baseDelayMs?: number;
+  /** Longest single wait, `Retry-After` included (default 10 000 ms). */
+  maxDelayMs?: number;
+  /** A retry starts only if its wait ends before this much time has passed since the first attempt (default 30 000 ms). */
+  maxElapsedMs?: number;
+}
+
+export const RETRY_DEFAULTS: Required<RetryOptions> = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 10_000, maxElapsedMs: 30_000 };
+
+/** Statuses the seed says to retry, by operation. */
+const RETRIED_STATUSES: Readonly<Record<string, readonly number[]>> = {
+  processAccount: [429],
+  createPaymentInstruction: [500],
+};
+
+export const retriesStatus = (operationId: string, status: number): boolean => (Object.hasOwn(RETRIED_STATUSES, operationId) ? RETRIED_STATUSES[operationId]!.includes(status) : false);
+
+/** Network errors are retried for GETs only: a POST that may have arrived is not sent twice. */
+export const retriesNetworkError = (method: string): boolean => method === 'GET';
+
+export function retryOptions(options: RetryOptions | undefined): Required<RetryOptions> {
+  const merged = { ...RETRY_DEFAULTS, ...options };
+  for (const [key, value] of Object.entries(merged)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw new TypeError(`retry.${key} must be a finite number >= 0`);
+  }
+  return { ...merged, maxAttempts: Math.max(1, Math.floor(merged.maxAttempts)) };
+}
+
+/** `Retry-After` in milliseconds (seconds or an HTTP date), or `undefined` when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (header === null || header.trim() === '') return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const date = Date.parse(text);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Exponential back-off with full jitter: a random wait up to `base · 2^(retry-1)`, capped. */
+export function backoffMs(retry: number, options: Required<RetryOptions>, random: () => number = Math.random): number {
+  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (retry - 1));
+  return Math.floor(random() * ceiling);
+}
+
+/** Waits `ms`, or rejects with the signal's reason the moment it aborts. */
+export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

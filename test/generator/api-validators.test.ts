@@ -1,0 +1,93 @@
+/**
+ * The REST API's generated validators (`generated/api/validators.cjs`): self-contained code,
+ * the same verdicts as ajv compiling the published schemas at run time, and the seed's rules
+ * (strict requests, stated formats, "at least one of", nullable, tolerant responses).
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
+import { apiSchemas } from '../../generator/emit/api-json-schema.js';
+import { apiValidatorAjvOptions } from '../../generator/emit/api-validators.js';
+import { runtimeRequires } from '../../generator/emit/runtime-requires.js';
+import type { CompiledValidator } from '../../runtime/compiled-validator.js';
+
+const MODULE = new URL('../../generated/api/validators.cjs', import.meta.url);
+const validators = createRequire(import.meta.url)(MODULE.pathname) as Record<string, CompiledValidator>;
+const schemas = apiSchemas(loadCatalogFromDisk('catalog').model!.api!);
+
+const NOTES = { import_supplier: 'SUP', external_account_number: 'A-1', notes: [{ body: 'Called the customer.', created_at: '2024-01-02T03:04:05Z' }] };
+
+/** Bodies that exercise each rule, valid and not, checked against the named validator. */
+const SAMPLES: [exportName: string, body: unknown, valid: boolean][] = [
+  ['createNotes_request', NOTES, true],
+  ['createNotes_request', { ...NOTES, extra: 1 }, false],
+  ['createNotes_request', { ...NOTES, notes: [{ body: 'x', colour: 'red' }] }, false],
+  ['createNotes_request', { ...NOTES, notes: [{ created_at: '2024-01-02T03:04:05Z' }] }, false],
+  ['createNotes_request', { ...NOTES, notes: [{ document_paths: [{ document_path: 'a/b.pdf' }] }] }, true],
+  ['createNotes_request', { ...NOTES, notes: [{ body: 'x', created_at: '2024-01-02T03:04:05+01:00' }] }, false],
+  ['createNotes_request', { ...NOTES, notes: [{ body: 'x', created_at: '2024-01-02 03:04:05Z' }] }, false],
+  ['createHistoricalStatements_request', statements('2024-13-01'), false],
+  ['createHistoricalStatements_request', statements('2024-02-30'), false],
+  ['createHistoricalStatements_request', statements('2024-02-29'), true],
+  ['validateAccount_request', { import_supplier: 'SUP', external_account_number: 'A-1', customers: [{ landline: '0123', name: 'x' }], anything: true }, true],
+  ['validateAccount_request', { import_supplier: 'SUP' }, false],
+  ['createTransactions_request', { import_supplier: 'S', external_account_number: 'A', transactions: [{ amount: 12.5, type: 'SOMETHING_NEW' }] }, true],
+  ['createTransactions_request', { import_supplier: 'S', external_account_number: 'A', transactions: [{ amount: '12.50' }] }, false],
+  ['createTransactions_query', { check_previously_added: 'false', force_add_to_current_statement: true }, true],
+  ['createTransactions_query', { check_previously_added: 'no' }, false],
+  ['createTransactions_response_201', { results: [{ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: { amount: '12.50', status: 'TRANSACTION_IMPORT_SUCCESS' } }], later: 'field' }, true],
+  ['createTransactions_response_201', { results: [{ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: { amount: 12.5 } }] }, false],
+  ['createTransactions_response_201', { results: [{ status: 'ADDED', transaction_data: {} }] }, false],
+  ['listPendingAccountImportProcesses_response_200', [{ external_account_number: 'A', platform_account_number: null, account_created_at: null }], true],
+  ['listAllAccountImportProcesses_response_200', [{ external_account_number: 'A', platform_account_number: 'P-1', account_created_at: '2024-01-02T03:04:05Z', extra: 1 }], true],
+  ['listAllAccountImportProcesses_response_200', [{ external_account_number: 'A', platform_account_number: 'P-1', account_created_at: '2024-01-02' }], false],
+  ['getAccountTransferStatus_response_200', { status: 'UNKNOWN', platform_account_number: '' }, true],
+  ['getAccountTransferStatus_params', { import_supplier_code: 'S', external_account_number: 'A' }, true],
+  ['getAccountTransferStatus_params', { import_supplier_code: 'S' }, false],
+  ['processAccount_response_400', 'Account would successfully import. Rolled back due to Dry Run.', true],
+  ['processAccount_response_400', 'Something else', false],
+  ['processAccount_response_400', { detail: 'd', code: 'c', errors: [], external_account_number: 'A', platform_account_number: 'P' }, true],
+  ['processAccount_response_429', { anything: 'goes' }, true],
+  ['createHistoricalStatements_response_200', statements('2024-01-31'), true],
+  ['createHistoricalStatements_response_201', statements('2024-01-31'), true],
+];
+
+function statements(date: string) {
+  return { import_supplier: 'S', external_account_number: 'A', statements: [{ bill_period_from_date: date, bill_period_to_date: '2024-03-31', statement_id: 's1', issued_date: '2024-04-01', number: 'n1', gross_amount: 10 }] };
+}
+
+describe('generated/api/validators.cjs', () => {
+  it('has no imports: no require of ajv, ajv-formats or anything else', () => {
+    const code = readFileSync(MODULE, 'utf8');
+    expect(runtimeRequires(code)).toEqual([]);
+    expect(code).not.toMatch(/ajv-formats|ajv\/dist/);
+  });
+
+  it('exports one validator per schema', () => {
+    expect(Object.keys(validators).sort()).toEqual(schemas.map((s) => s.exportName).sort());
+  });
+
+  it.each(SAMPLES.map(([name, body, valid], i) => [i, name, valid, body] as const))('sample %i: %s says %s', (_, name, valid, body) => {
+    expect(validators[name]!(body), JSON.stringify(validators[name]!.errors)).toBe(valid);
+  });
+
+  it('agrees with ajv compiling the published schemas at run time, verdicts and errors', () => {
+    const ajv = new Ajv2020(apiValidatorAjvOptions());
+    for (const schema of schemas) ajv.addSchema(schema.schema);
+    for (const [name, body] of SAMPLES) {
+      const schema = schemas.find((s) => s.exportName === name)!;
+      const compiled = ajv.getSchema(schema.id)!;
+      const generated = validators[name]!;
+      expect(generated(body), name).toBe(compiled(body));
+      expect(generated.errors ?? null, name).toEqual(compiled.errors ?? null);
+    }
+  });
+
+  it('reports an undocumented request field at its own place', () => {
+    const validate = validators.createNotes_request!;
+    expect(validate({ ...NOTES, notes: [{ body: 'x', colour: 'red' }] })).toBe(false);
+    expect(validate.errors).toContainEqual(expect.objectContaining({ instancePath: '/notes/0', keyword: 'additionalProperties', params: { additionalProperty: 'colour' } }));
+  });
+});
