@@ -129,13 +129,22 @@ class CheckWriter {
     const properties = (s.properties ?? {}) as Record<string, unknown>;
     const required = (s.required ?? []) as string[];
     if (!Array.isArray(required)) throw new Error('payload check: required must be an array');
-    for (const name of required) out.push(`${indent}if (${v}[${JSON.stringify(name)}] === undefined) return false;`);
+    // A property is read once: a required one is tested for presence and checked in one go.
+    const requiredSet = new Set(required);
+    for (const name of required) {
+      if (Object.prototype.hasOwnProperty.call(properties, name)) continue;
+      out.push(`${indent}if (${v}[${JSON.stringify(name)}] === undefined) return false;`);
+    }
     for (const [name, sub] of Object.entries(properties)) {
       const value = this.variable();
+      const isRequired = requiredSet.has(name);
       const lines: string[] = [];
-      this.schema(sub, value, lines, `${indent}  `);
-      if (lines.length === 0) continue;
-      out.push(`${indent}const ${value} = ${v}[${JSON.stringify(name)}];`, `${indent}if (${value} !== undefined) {`, ...lines, `${indent}}`);
+      this.schema(sub, value, lines, isRequired ? indent : `${indent}  `);
+      if (isRequired) {
+        out.push(`${indent}const ${value} = ${v}[${JSON.stringify(name)}];`, `${indent}if (${value} === undefined) return false;`, ...lines);
+      } else if (lines.length > 0) {
+        out.push(`${indent}const ${value} = ${v}[${JSON.stringify(name)}];`, `${indent}if (${value} !== undefined) {`, ...lines, `${indent}}`);
+      }
     }
     const extra = s.additionalProperties;
     if (extra === undefined || extra === true) return;

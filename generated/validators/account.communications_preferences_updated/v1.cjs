@@ -701,16 +701,12 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["changes"] === undefined) return false;
   const v0 = data["account_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["changes"];
-  if (v1 !== undefined) {
-    if (!acceptsTolerant_0(v1)) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!acceptsTolerant_0(v1)) return false;
   return true;
 }
 
@@ -745,16 +741,12 @@ function acceptsTolerant_0(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["changes"] === undefined) return false;
   const v0 = data["account_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["changes"];
-  if (v1 !== undefined) {
-    if (!acceptsStrict_0(v1)) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!acceptsStrict_0(v1)) return false;
   for (const v12 in data) {
     if (!(v12 === "account_number" || v12 === "changes")) return false;
   }

@@ -429,19 +429,15 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["account_user_emails"] === undefined) return false;
   const v0 = data["account_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["account_user_emails"];
-  if (v1 !== undefined) {
-    if (!(Array.isArray(v1))) return false;
-    for (let v2 = 0; v2 < v1.length; v2++) {
-      const v3 = v1[v2];
-      if (!(typeof v3 == "string")) return false;
-    }
+  if (v1 === undefined) return false;
+  if (!(Array.isArray(v1))) return false;
+  for (let v2 = 0; v2 < v1.length; v2++) {
+    const v3 = v1[v2];
+    if (!(typeof v3 == "string")) return false;
   }
   const v4 = data["is_imported"];
   if (v4 !== undefined) {
@@ -452,19 +448,15 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["account_user_emails"] === undefined) return false;
   const v0 = data["account_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["account_user_emails"];
-  if (v1 !== undefined) {
-    if (!(Array.isArray(v1))) return false;
-    for (let v2 = 0; v2 < v1.length; v2++) {
-      const v3 = v1[v2];
-      if (!(typeof v3 == "string")) return false;
-    }
+  if (v1 === undefined) return false;
+  if (!(Array.isArray(v1))) return false;
+  for (let v2 = 0; v2 < v1.length; v2++) {
+    const v3 = v1[v2];
+    if (!(typeof v3 == "string")) return false;
   }
   const v4 = data["is_imported"];
   if (v4 !== undefined) {

@@ -503,25 +503,19 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["account_user_emails"] === undefined) return false;
-  if (data["changes"] === undefined) return false;
   const v0 = data["account_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["account_user_emails"];
-  if (v1 !== undefined) {
-    if (!(Array.isArray(v1))) return false;
-    for (let v2 = 0; v2 < v1.length; v2++) {
-      const v3 = v1[v2];
-      if (!(typeof v3 == "string")) return false;
-    }
+  if (v1 === undefined) return false;
+  if (!(Array.isArray(v1))) return false;
+  for (let v2 = 0; v2 < v1.length; v2++) {
+    const v3 = v1[v2];
+    if (!(typeof v3 == "string")) return false;
   }
   const v4 = data["changes"];
-  if (v4 !== undefined) {
-    if (!(v4 && typeof v4 == "object" && !Array.isArray(v4))) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(v4 && typeof v4 == "object" && !Array.isArray(v4))) return false;
   const v5 = data["is_override"];
   if (v5 !== undefined) {
     if (!(typeof v5 == "boolean")) return false;
@@ -531,25 +525,19 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["account_user_emails"] === undefined) return false;
-  if (data["changes"] === undefined) return false;
   const v0 = data["account_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["account_user_emails"];
-  if (v1 !== undefined) {
-    if (!(Array.isArray(v1))) return false;
-    for (let v2 = 0; v2 < v1.length; v2++) {
-      const v3 = v1[v2];
-      if (!(typeof v3 == "string")) return false;
-    }
+  if (v1 === undefined) return false;
+  if (!(Array.isArray(v1))) return false;
+  for (let v2 = 0; v2 < v1.length; v2++) {
+    const v3 = v1[v2];
+    if (!(typeof v3 == "string")) return false;
   }
   const v4 = data["changes"];
-  if (v4 !== undefined) {
-    if (!(v4 && typeof v4 == "object" && !Array.isArray(v4))) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(v4 && typeof v4 == "object" && !Array.isArray(v4))) return false;
   const v5 = data["is_override"];
   if (v5 !== undefined) {
     if (!(typeof v5 == "boolean")) return false;

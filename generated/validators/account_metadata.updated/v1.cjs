@@ -315,31 +315,23 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["changes"] === undefined) return false;
   const v0 = data["account_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["changes"];
-  if (v1 !== undefined) {
-    if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["changes"] === undefined) return false;
   const v0 = data["account_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["changes"];
-  if (v1 !== undefined) {
-    if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
   for (const v2 in data) {
     if (!(v2 === "account_number" || v2 === "changes")) return false;
   }

@@ -681,29 +681,21 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["user_id"] === undefined) return false;
-  if (data["user_email"] === undefined) return false;
-  if (data["user_number"] === undefined) return false;
-  if (data["linked_accounts"] === undefined) return false;
   const v0 = data["user_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["user_email"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["user_number"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["linked_accounts"];
-  if (v3 !== undefined) {
-    if (!(Array.isArray(v3))) return false;
-    for (let v4 = 0; v4 < v3.length; v4++) {
-      const v5 = v3[v4];
-      if (!(v5 && typeof v5 == "object" && !Array.isArray(v5))) return false;
-    }
+  if (v3 === undefined) return false;
+  if (!(Array.isArray(v3))) return false;
+  for (let v4 = 0; v4 < v3.length; v4++) {
+    const v5 = v3[v4];
+    if (!(v5 && typeof v5 == "object" && !Array.isArray(v5))) return false;
   }
   const v6 = data["user_identifiers"];
   if (v6 !== undefined) {
@@ -722,29 +714,21 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["user_id"] === undefined) return false;
-  if (data["user_email"] === undefined) return false;
-  if (data["user_number"] === undefined) return false;
-  if (data["linked_accounts"] === undefined) return false;
   const v0 = data["user_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["user_email"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["user_number"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["linked_accounts"];
-  if (v3 !== undefined) {
-    if (!(Array.isArray(v3))) return false;
-    for (let v4 = 0; v4 < v3.length; v4++) {
-      const v5 = v3[v4];
-      if (!(v5 && typeof v5 == "object" && !Array.isArray(v5))) return false;
-    }
+  if (v3 === undefined) return false;
+  if (!(Array.isArray(v3))) return false;
+  for (let v4 = 0; v4 < v3.length; v4++) {
+    const v5 = v3[v4];
+    if (!(v5 && typeof v5 == "object" && !Array.isArray(v5))) return false;
   }
   const v6 = data["user_identifiers"];
   if (v6 !== undefined) {

@@ -369,16 +369,12 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["agreement_id"] === undefined) return false;
-  if (data["changes"] === undefined) return false;
   const v0 = data["agreement_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["changes"];
-  if (v1 !== undefined) {
-    if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
   const v2 = data["is_override"];
   if (v2 !== undefined) {
     if (!(typeof v2 == "boolean")) return false;
@@ -388,16 +384,12 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["agreement_id"] === undefined) return false;
-  if (data["changes"] === undefined) return false;
   const v0 = data["agreement_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["changes"];
-  if (v1 !== undefined) {
-    if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
   const v2 = data["is_override"];
   if (v2 !== undefined) {
     if (!(typeof v2 == "boolean")) return false;

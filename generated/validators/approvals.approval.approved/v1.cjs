@@ -455,51 +455,35 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["approval_id"] === undefined) return false;
-  if (data["process_type"] === undefined) return false;
-  if (data["process_data"] === undefined) return false;
-  if (data["approved_at"] === undefined) return false;
   const v0 = data["approval_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["process_type"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["process_data"];
-  if (v2 !== undefined) {
-    if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
   const v3 = data["approved_at"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["approval_id"] === undefined) return false;
-  if (data["process_type"] === undefined) return false;
-  if (data["process_data"] === undefined) return false;
-  if (data["approved_at"] === undefined) return false;
   const v0 = data["approval_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["process_type"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["process_data"];
-  if (v2 !== undefined) {
-    if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
   const v3 = data["approved_at"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   for (const v4 in data) {
     if (!(v4 === "approval_id" || v4 === "process_type" || v4 === "process_data" || v4 === "approved_at")) return false;
   }

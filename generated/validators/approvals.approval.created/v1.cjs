@@ -529,61 +529,41 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["approval_id"] === undefined) return false;
-  if (data["process_type"] === undefined) return false;
-  if (data["requested_at"] === undefined) return false;
-  if (data["assigned_to_id"] === undefined) return false;
-  if (data["requested_by_id"] === undefined) return false;
   const v0 = data["approval_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["process_type"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["requested_at"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["assigned_to_id"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
   const v4 = data["requested_by_id"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["approval_id"] === undefined) return false;
-  if (data["process_type"] === undefined) return false;
-  if (data["requested_at"] === undefined) return false;
-  if (data["assigned_to_id"] === undefined) return false;
-  if (data["requested_by_id"] === undefined) return false;
   const v0 = data["approval_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["process_type"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["requested_at"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["assigned_to_id"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
   const v4 = data["requested_by_id"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
   for (const v5 in data) {
     if (!(v5 === "approval_id" || v5 === "process_type" || v5 === "requested_at" || v5 === "assigned_to_id" || v5 === "requested_by_id")) return false;
   }

@@ -549,11 +549,9 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["context_model_pk"] === undefined) return false;
   const v0 = data["context_model_pk"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["service_order_type"];
   if (v1 !== undefined) {
     if (!(typeof v1 == "string")) return false;
@@ -583,11 +581,9 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["context_model_pk"] === undefined) return false;
   const v0 = data["context_model_pk"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["service_order_type"];
   if (v1 !== undefined) {
     if (!(typeof v1 == "string")) return false;

@@ -521,61 +521,41 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["siphon_event_id"] === undefined) return false;
-  if (data["change_reason_code"] === undefined) return false;
-  if (data["initiating_event_id"] === undefined) return false;
-  if (data["change_request_id"] === undefined) return false;
   const v0 = data["nmi"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["siphon_event_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["change_reason_code"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["initiating_event_id"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["change_request_id"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["siphon_event_id"] === undefined) return false;
-  if (data["change_reason_code"] === undefined) return false;
-  if (data["initiating_event_id"] === undefined) return false;
-  if (data["change_request_id"] === undefined) return false;
   const v0 = data["nmi"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["siphon_event_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["change_reason_code"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["initiating_event_id"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["change_request_id"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   for (const v5 in data) {
     if (!(v5 === "nmi" || v5 === "siphon_event_id" || v5 === "change_reason_code" || v5 === "initiating_event_id" || v5 === "change_request_id")) return false;
   }

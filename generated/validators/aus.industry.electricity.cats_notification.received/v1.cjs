@@ -641,36 +641,24 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["role"] === undefined) return false;
-  if (data["siphon_event_id"] === undefined) return false;
-  if (data["change_reason_code"] === undefined) return false;
-  if (data["change_status_code"] === undefined) return false;
-  if (data["change_request_id"] === undefined) return false;
   const v0 = data["nmi"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["role"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["siphon_event_id"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["change_reason_code"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["change_status_code"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["change_request_id"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   const v6 = data["last_consumer_change_date"];
   if (v6 !== undefined) {
     if (!(typeof v6 == "string")) return false;
@@ -680,36 +668,24 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["role"] === undefined) return false;
-  if (data["siphon_event_id"] === undefined) return false;
-  if (data["change_reason_code"] === undefined) return false;
-  if (data["change_status_code"] === undefined) return false;
-  if (data["change_request_id"] === undefined) return false;
   const v0 = data["nmi"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["role"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["siphon_event_id"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["change_reason_code"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["change_status_code"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["change_request_id"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   const v6 = data["last_consumer_change_date"];
   if (v6 !== undefined) {
     if (!(typeof v6 == "string")) return false;

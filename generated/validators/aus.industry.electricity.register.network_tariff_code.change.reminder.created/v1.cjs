@@ -563,26 +563,18 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["reminder_id"] === undefined) return false;
-  if (data["account_id"] === undefined) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["reminder_type"] === undefined) return false;
   const v0 = data["reminder_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["account_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   const v2 = data["nmi"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["reminder_type"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["effective_change_date"];
   if (v4 !== undefined) {
     if (!(typeof v4 == "string")) return false;
@@ -596,26 +588,18 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["reminder_id"] === undefined) return false;
-  if (data["account_id"] === undefined) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["reminder_type"] === undefined) return false;
   const v0 = data["reminder_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["account_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   const v2 = data["nmi"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["reminder_type"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["effective_change_date"];
   if (v4 !== undefined) {
     if (!(typeof v4 == "string")) return false;

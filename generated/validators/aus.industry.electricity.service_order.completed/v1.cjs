@@ -519,16 +519,12 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["electricity_service_order_id"] === undefined) return false;
-  if (data["service_order_number"] === undefined) return false;
   const v0 = data["electricity_service_order_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["service_order_number"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["cancellation_category"];
   if (v2 !== undefined) {
     if (!(typeof v2 == "string")) return false;
@@ -550,16 +546,12 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["electricity_service_order_id"] === undefined) return false;
-  if (data["service_order_number"] === undefined) return false;
   const v0 = data["electricity_service_order_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["service_order_number"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["cancellation_category"];
   if (v2 !== undefined) {
     if (!(typeof v2 == "string")) return false;

@@ -819,45 +819,31 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["work_type"] === undefined) return false;
-  if (data["work_sub_type"] === undefined) return false;
-  if (data["siphon_event_id"] === undefined) return false;
-  if (data["service_order_number"] === undefined) return false;
-  if (data["action_type"] === undefined) return false;
-  if (data["scheduled_date"] === undefined) return false;
   const v0 = data["nmi"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["electricity_service_order_id"];
   if (v1 !== undefined) {
     if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   }
   const v2 = data["work_type"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["work_sub_type"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["siphon_event_id"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["service_order_number"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   const v6 = data["action_type"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   const v7 = data["scheduled_date"];
-  if (v7 !== undefined) {
-    if (!(typeof v7 == "string")) return false;
-  }
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
   const v8 = data["initiating_participant_id"];
   if (v8 !== undefined) {
     if (!(typeof v8 == "string")) return false;
@@ -871,45 +857,31 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["work_type"] === undefined) return false;
-  if (data["work_sub_type"] === undefined) return false;
-  if (data["siphon_event_id"] === undefined) return false;
-  if (data["service_order_number"] === undefined) return false;
-  if (data["action_type"] === undefined) return false;
-  if (data["scheduled_date"] === undefined) return false;
   const v0 = data["nmi"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["electricity_service_order_id"];
   if (v1 !== undefined) {
     if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   }
   const v2 = data["work_type"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["work_sub_type"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["siphon_event_id"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["service_order_number"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   const v6 = data["action_type"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   const v7 = data["scheduled_date"];
-  if (v7 !== undefined) {
-    if (!(typeof v7 == "string")) return false;
-  }
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
   const v8 = data["initiating_participant_id"];
   if (v8 !== undefined) {
     if (!(typeof v8 == "string")) return false;

@@ -319,31 +319,23 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["property_pk"] === undefined) return false;
-  if (data["site_address_pk"] === undefined) return false;
   const v0 = data["property_pk"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["site_address_pk"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["property_pk"] === undefined) return false;
-  if (data["site_address_pk"] === undefined) return false;
   const v0 = data["property_pk"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["site_address_pk"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   for (const v2 in data) {
     if (!(v2 === "property_pk" || v2 === "site_address_pk")) return false;
   }

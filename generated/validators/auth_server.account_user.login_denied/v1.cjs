@@ -457,48 +457,36 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_user_id"] === undefined) return false;
-  if (data["account_user_number"] === undefined) return false;
-  if (data["enforced_security_rule_ids"] === undefined) return false;
   const v0 = data["account_user_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["account_user_number"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["enforced_security_rule_ids"];
-  if (v2 !== undefined) {
-    if (!(Array.isArray(v2))) return false;
-    for (let v3 = 0; v3 < v2.length; v3++) {
-      const v4 = v2[v3];
-      if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
-    }
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
   }
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_user_id"] === undefined) return false;
-  if (data["account_user_number"] === undefined) return false;
-  if (data["enforced_security_rule_ids"] === undefined) return false;
   const v0 = data["account_user_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["account_user_number"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["enforced_security_rule_ids"];
-  if (v2 !== undefined) {
-    if (!(Array.isArray(v2))) return false;
-    for (let v3 = 0; v3 < v2.length; v3++) {
-      const v4 = v2[v3];
-      if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
-    }
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
   }
   for (const v5 in data) {
     if (!(v5 === "account_user_id" || v5 === "account_user_number" || v5 === "enforced_security_rule_ids")) return false;

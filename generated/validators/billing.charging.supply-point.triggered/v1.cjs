@@ -505,46 +505,34 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["supply_point_id"] === undefined) return false;
-  if (data["charge_period"] === undefined) return false;
   const v0 = data["supply_point_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["charge_period"];
-  if (v1 !== undefined) {
-    if (!acceptsTolerant_0(v1)) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!acceptsTolerant_0(v1)) return false;
   return true;
 }
 
 function acceptsTolerant_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["start_at"] === undefined) return false;
-  if (data["end_at"] === undefined) return false;
   const v2 = data["start_at"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["end_at"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["supply_point_id"] === undefined) return false;
-  if (data["charge_period"] === undefined) return false;
   const v0 = data["supply_point_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["charge_period"];
-  if (v1 !== undefined) {
-    if (!acceptsStrict_0(v1)) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!acceptsStrict_0(v1)) return false;
   for (const v5 in data) {
     if (!(v5 === "supply_point_id" || v5 === "charge_period")) return false;
   }
@@ -553,16 +541,12 @@ function acceptsStrict(data) {
 
 function acceptsStrict_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["start_at"] === undefined) return false;
-  if (data["end_at"] === undefined) return false;
   const v2 = data["start_at"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["end_at"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   for (const v4 in data) {
     if (!(v4 === "start_at" || v4 === "end_at")) return false;
   }

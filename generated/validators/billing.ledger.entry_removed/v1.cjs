@@ -655,36 +655,28 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["ledger"] === undefined) return false;
   const v0 = data["ledger"];
-  if (v0 !== undefined) {
-    if (!acceptsTolerant_0(v0)) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!acceptsTolerant_0(v0)) return false;
   return true;
 }
 
 function acceptsTolerant_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["number"] === undefined) return false;
   const v2 = data["number"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   return true;
 }
 
 function acceptsTolerant_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account"] === undefined) return false;
-  if (data["number"] === undefined) return false;
   const v1 = data["account"];
-  if (v1 !== undefined) {
-    if (!acceptsTolerant_1(v1)) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!acceptsTolerant_1(v1)) return false;
   const v3 = data["number"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["id"];
   if (v4 !== undefined) {
     if (!(typeof v4 == "string")) return false;
@@ -694,11 +686,9 @@ function acceptsTolerant_0(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["ledger"] === undefined) return false;
   const v0 = data["ledger"];
-  if (v0 !== undefined) {
-    if (!acceptsStrict_0(v0)) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!acceptsStrict_0(v0)) return false;
   for (const v7 in data) {
     if (!(v7 === "ledger")) return false;
   }
@@ -707,11 +697,9 @@ function acceptsStrict(data) {
 
 function acceptsStrict_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["number"] === undefined) return false;
   const v2 = data["number"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   for (const v3 in data) {
     if (!(v3 === "number")) return false;
   }
@@ -720,16 +708,12 @@ function acceptsStrict_1(data) {
 
 function acceptsStrict_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account"] === undefined) return false;
-  if (data["number"] === undefined) return false;
   const v1 = data["account"];
-  if (v1 !== undefined) {
-    if (!acceptsStrict_1(v1)) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!acceptsStrict_1(v1)) return false;
   const v4 = data["number"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["id"];
   if (v5 !== undefined) {
     if (!(typeof v5 == "string")) return false;

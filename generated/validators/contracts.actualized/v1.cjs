@@ -523,58 +523,42 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["contract_identifier"] === undefined) return false;
-  if (data["version_reference"] === undefined) return false;
-  if (data["occurred_at"] === undefined) return false;
-  if (data["for_subjects"] === undefined) return false;
   const v0 = data["contract_identifier"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["version_reference"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   const v2 = data["occurred_at"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["for_subjects"];
-  if (v3 !== undefined) {
-    if (!(Array.isArray(v3))) return false;
-    for (let v4 = 0; v4 < v3.length; v4++) {
-      const v5 = v3[v4];
-      if (!(typeof v5 == "string")) return false;
-    }
+  if (v3 === undefined) return false;
+  if (!(Array.isArray(v3))) return false;
+  for (let v4 = 0; v4 < v3.length; v4++) {
+    const v5 = v3[v4];
+    if (!(typeof v5 == "string")) return false;
   }
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["contract_identifier"] === undefined) return false;
-  if (data["version_reference"] === undefined) return false;
-  if (data["occurred_at"] === undefined) return false;
-  if (data["for_subjects"] === undefined) return false;
   const v0 = data["contract_identifier"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["version_reference"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   const v2 = data["occurred_at"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["for_subjects"];
-  if (v3 !== undefined) {
-    if (!(Array.isArray(v3))) return false;
-    for (let v4 = 0; v4 < v3.length; v4++) {
-      const v5 = v3[v4];
-      if (!(typeof v5 == "string")) return false;
-    }
+  if (v3 === undefined) return false;
+  if (!(Array.isArray(v3))) return false;
+  for (let v4 = 0; v4 < v3.length; v4++) {
+    const v5 = v3[v4];
+    if (!(typeof v5 == "string")) return false;
   }
   for (const v6 in data) {
     if (!(v6 === "contract_identifier" || v6 === "version_reference" || v6 === "occurred_at" || v6 === "for_subjects")) return false;

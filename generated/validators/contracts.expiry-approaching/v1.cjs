@@ -385,41 +385,29 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["contract_identifier"] === undefined) return false;
-  if (data["occurred_at"] === undefined) return false;
-  if (data["days_before_expiry"] === undefined) return false;
   const v0 = data["contract_identifier"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["occurred_at"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["days_before_expiry"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["contract_identifier"] === undefined) return false;
-  if (data["occurred_at"] === undefined) return false;
-  if (data["days_before_expiry"] === undefined) return false;
   const v0 = data["contract_identifier"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["occurred_at"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["days_before_expiry"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
   for (const v3 in data) {
     if (!(v3 === "contract_identifier" || v3 === "occurred_at" || v3 === "days_before_expiry")) return false;
   }

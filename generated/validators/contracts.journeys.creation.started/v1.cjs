@@ -969,93 +969,67 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["contract_journey"] === undefined) return false;
-  if (data["contract_identifier"] === undefined) return false;
-  if (data["occurred_at"] === undefined) return false;
-  if (data["subject_contract_journeys"] === undefined) return false;
   const v0 = data["contract_journey"];
-  if (v0 !== undefined) {
-    if (!acceptsTolerant_0(v0)) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!acceptsTolerant_0(v0)) return false;
   const v4 = data["contract_identifier"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["occurred_at"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   const v6 = data["subject_contract_journeys"];
-  if (v6 !== undefined) {
-    if (!(Array.isArray(v6))) return false;
-    for (let v7 = 0; v7 < v6.length; v7++) {
-      const v8 = v6[v7];
-      if (!acceptsTolerant_1(v8)) return false;
-    }
+  if (v6 === undefined) return false;
+  if (!(Array.isArray(v6))) return false;
+  for (let v7 = 0; v7 < v6.length; v7++) {
+    const v8 = v6[v7];
+    if (!acceptsTolerant_1(v8)) return false;
   }
   return true;
 }
 
 function acceptsTolerant_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["number"] === undefined) return false;
-  if (data["type"] === undefined) return false;
-  if (data["requested_at"] === undefined) return false;
   const v1 = data["number"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["type"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["requested_at"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   return true;
 }
 
 function acceptsTolerant_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["number"] === undefined) return false;
-  if (data["subject_number"] === undefined) return false;
   const v9 = data["number"];
-  if (v9 !== undefined) {
-    if (!(typeof v9 == "string")) return false;
-  }
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "string")) return false;
   const v10 = data["subject_number"];
-  if (v10 !== undefined) {
-    if (!(typeof v10 == "string")) return false;
-  }
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["contract_journey"] === undefined) return false;
-  if (data["contract_identifier"] === undefined) return false;
-  if (data["occurred_at"] === undefined) return false;
-  if (data["subject_contract_journeys"] === undefined) return false;
   const v0 = data["contract_journey"];
-  if (v0 !== undefined) {
-    if (!acceptsStrict_0(v0)) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!acceptsStrict_0(v0)) return false;
   const v5 = data["contract_identifier"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   const v6 = data["occurred_at"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   const v7 = data["subject_contract_journeys"];
-  if (v7 !== undefined) {
-    if (!(Array.isArray(v7))) return false;
-    for (let v8 = 0; v8 < v7.length; v8++) {
-      const v9 = v7[v8];
-      if (!acceptsStrict_1(v9)) return false;
-    }
+  if (v7 === undefined) return false;
+  if (!(Array.isArray(v7))) return false;
+  for (let v8 = 0; v8 < v7.length; v8++) {
+    const v9 = v7[v8];
+    if (!acceptsStrict_1(v9)) return false;
   }
   for (const v13 in data) {
     if (!(v13 === "contract_journey" || v13 === "contract_identifier" || v13 === "occurred_at" || v13 === "subject_contract_journeys")) return false;
@@ -1065,21 +1039,15 @@ function acceptsStrict(data) {
 
 function acceptsStrict_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["number"] === undefined) return false;
-  if (data["type"] === undefined) return false;
-  if (data["requested_at"] === undefined) return false;
   const v1 = data["number"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["type"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["requested_at"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   for (const v4 in data) {
     if (!(v4 === "number" || v4 === "type" || v4 === "requested_at")) return false;
   }
@@ -1088,16 +1056,12 @@ function acceptsStrict_0(data) {
 
 function acceptsStrict_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["number"] === undefined) return false;
-  if (data["subject_number"] === undefined) return false;
   const v10 = data["number"];
-  if (v10 !== undefined) {
-    if (!(typeof v10 == "string")) return false;
-  }
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
   const v11 = data["subject_number"];
-  if (v11 !== undefined) {
-    if (!(typeof v11 == "string")) return false;
-  }
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
   for (const v12 in data) {
     if (!(v12 === "number" || v12 === "subject_number")) return false;
   }

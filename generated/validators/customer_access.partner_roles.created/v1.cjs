@@ -379,38 +379,30 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["code"] === undefined) return false;
-  if (data["permissions"] === undefined) return false;
   const v0 = data["code"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["permissions"];
-  if (v1 !== undefined) {
-    if (!(Array.isArray(v1))) return false;
-    for (let v2 = 0; v2 < v1.length; v2++) {
-      const v3 = v1[v2];
-      if (!(typeof v3 == "string")) return false;
-    }
+  if (v1 === undefined) return false;
+  if (!(Array.isArray(v1))) return false;
+  for (let v2 = 0; v2 < v1.length; v2++) {
+    const v3 = v1[v2];
+    if (!(typeof v3 == "string")) return false;
   }
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["code"] === undefined) return false;
-  if (data["permissions"] === undefined) return false;
   const v0 = data["code"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["permissions"];
-  if (v1 !== undefined) {
-    if (!(Array.isArray(v1))) return false;
-    for (let v2 = 0; v2 < v1.length; v2++) {
-      const v3 = v1[v2];
-      if (!(typeof v3 == "string")) return false;
-    }
+  if (v1 === undefined) return false;
+  if (!(Array.isArray(v1))) return false;
+  for (let v2 = 0; v2 < v1.length; v2++) {
+    const v3 = v1[v2];
+    if (!(typeof v3 == "string")) return false;
   }
   for (const v4 in data) {
     if (!(v4 === "code" || v4 === "permissions")) return false;

@@ -459,11 +459,9 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["code"] === undefined) return false;
   const v0 = data["code"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["display_name"];
   if (v1 !== undefined) {
     if (!(typeof v1 == "string")) return false;
@@ -485,11 +483,9 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["code"] === undefined) return false;
   const v0 = data["code"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["display_name"];
   if (v1 !== undefined) {
     if (!(typeof v1 == "string")) return false;

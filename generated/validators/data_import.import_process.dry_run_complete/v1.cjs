@@ -311,31 +311,23 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["resource_type"] === undefined) return false;
-  if (data["external_identifier"] === undefined) return false;
   const v0 = data["resource_type"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["external_identifier"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["resource_type"] === undefined) return false;
-  if (data["external_identifier"] === undefined) return false;
   const v0 = data["resource_type"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["external_identifier"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   for (const v2 in data) {
     if (!(v2 === "resource_type" || v2 === "external_identifier")) return false;
   }

@@ -521,61 +521,41 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["resource_type"] === undefined) return false;
-  if (data["import_process_resource_type"] === undefined) return false;
-  if (data["import_process_external_identifier"] === undefined) return false;
-  if (data["error_code"] === undefined) return false;
-  if (data["error_detail"] === undefined) return false;
   const v0 = data["resource_type"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["import_process_resource_type"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["import_process_external_identifier"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["error_code"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["error_detail"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["resource_type"] === undefined) return false;
-  if (data["import_process_resource_type"] === undefined) return false;
-  if (data["import_process_external_identifier"] === undefined) return false;
-  if (data["error_code"] === undefined) return false;
-  if (data["error_detail"] === undefined) return false;
   const v0 = data["resource_type"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["import_process_resource_type"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["import_process_external_identifier"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["error_code"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["error_detail"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   for (const v5 in data) {
     if (!(v5 === "resource_type" || v5 === "import_process_resource_type" || v5 === "import_process_external_identifier" || v5 === "error_code" || v5 === "error_detail")) return false;
   }

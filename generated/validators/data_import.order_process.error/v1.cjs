@@ -381,41 +381,29 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["external_order_id"] === undefined) return false;
-  if (data["error_code"] === undefined) return false;
-  if (data["error_detail"] === undefined) return false;
   const v0 = data["external_order_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["error_code"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["error_detail"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["external_order_id"] === undefined) return false;
-  if (data["error_code"] === undefined) return false;
-  if (data["error_detail"] === undefined) return false;
   const v0 = data["external_order_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["error_code"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["error_detail"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   for (const v3 in data) {
     if (!(v3 === "external_order_id" || v3 === "error_code" || v3 === "error_detail")) return false;
   }

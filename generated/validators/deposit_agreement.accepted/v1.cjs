@@ -595,71 +595,47 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["deposit_key"] === undefined) return false;
-  if (data["reason"] === undefined) return false;
-  if (data["amount"] === undefined) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["ledger_identifier"] === undefined) return false;
-  if (data["accepted_at"] === undefined) return false;
   const v0 = data["deposit_key"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["reason"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["amount"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
   const v3 = data["account_number"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["ledger_identifier"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["accepted_at"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["deposit_key"] === undefined) return false;
-  if (data["reason"] === undefined) return false;
-  if (data["amount"] === undefined) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["ledger_identifier"] === undefined) return false;
-  if (data["accepted_at"] === undefined) return false;
   const v0 = data["deposit_key"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["reason"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["amount"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
   const v3 = data["account_number"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["ledger_identifier"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["accepted_at"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   for (const v6 in data) {
     if (!(v6 === "deposit_key" || v6 === "reason" || v6 === "amount" || v6 === "account_number" || v6 === "ledger_identifier" || v6 === "accepted_at")) return false;
   }

@@ -373,16 +373,12 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["purchase_id"] === undefined) return false;
-  if (data["account_id"] === undefined) return false;
   const v0 = data["purchase_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["account_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   const v2 = data["support_user_id"];
   if (v2 !== undefined) {
     if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
@@ -392,16 +388,12 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["purchase_id"] === undefined) return false;
-  if (data["account_id"] === undefined) return false;
   const v0 = data["purchase_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["account_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   const v2 = data["support_user_id"];
   if (v2 !== undefined) {
     if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;

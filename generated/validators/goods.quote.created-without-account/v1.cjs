@@ -537,61 +537,41 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["market_name"] === undefined) return false;
-  if (data["quote_id"] === undefined) return false;
-  if (data["contact_info"] === undefined) return false;
-  if (data["client_params"] === undefined) return false;
-  if (data["lead_id"] === undefined) return false;
   const v0 = data["market_name"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["quote_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   const v2 = data["contact_info"];
-  if (v2 !== undefined) {
-    if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
   const v3 = data["client_params"];
-  if (v3 !== undefined) {
-    if (!(v3 && typeof v3 == "object" && !Array.isArray(v3))) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(v3 && typeof v3 == "object" && !Array.isArray(v3))) return false;
   const v4 = data["lead_id"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["market_name"] === undefined) return false;
-  if (data["quote_id"] === undefined) return false;
-  if (data["contact_info"] === undefined) return false;
-  if (data["client_params"] === undefined) return false;
-  if (data["lead_id"] === undefined) return false;
   const v0 = data["market_name"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["quote_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   const v2 = data["contact_info"];
-  if (v2 !== undefined) {
-    if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
   const v3 = data["client_params"];
-  if (v3 !== undefined) {
-    if (!(v3 && typeof v3 == "object" && !Array.isArray(v3))) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(v3 && typeof v3 == "object" && !Array.isArray(v3))) return false;
   const v4 = data["lead_id"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
   for (const v5 in data) {
     if (!(v5 === "market_name" || v5 === "quote_id" || v5 === "contact_info" || v5 === "client_params" || v5 === "lead_id")) return false;
   }

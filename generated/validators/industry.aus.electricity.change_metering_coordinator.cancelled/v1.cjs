@@ -621,17 +621,12 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["change_reason_code"] === undefined) return false;
-  if (data["change_request_id"] === undefined) return false;
-  if (data["nmi"] === undefined) return false;
   const v0 = data["change_reason_code"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["change_request_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["context"];
   if (v2 !== undefined) {
     if (!acceptsTolerant_0(v2)) return false;
@@ -641,9 +636,8 @@ function acceptsTolerant(data) {
     if (!(typeof v5 == "string")) return false;
   }
   const v6 = data["nmi"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   return true;
 }
 
@@ -662,17 +656,12 @@ function acceptsTolerant_0(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["change_reason_code"] === undefined) return false;
-  if (data["change_request_id"] === undefined) return false;
-  if (data["nmi"] === undefined) return false;
   const v0 = data["change_reason_code"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["change_request_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["context"];
   if (v2 !== undefined) {
     if (!acceptsStrict_0(v2)) return false;
@@ -682,9 +671,8 @@ function acceptsStrict(data) {
     if (!(typeof v6 == "string")) return false;
   }
   const v7 = data["nmi"];
-  if (v7 !== undefined) {
-    if (!(typeof v7 == "string")) return false;
-  }
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
   for (const v8 in data) {
     if (!(v8 === "change_reason_code" || v8 === "change_request_id" || v8 === "context" || v8 === "details" || v8 === "nmi")) return false;
   }

@@ -535,11 +535,9 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["inbound_event_type"] === undefined) return false;
   const v0 = data["inbound_event_type"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["nmi"];
   if (v1 !== undefined) {
     if (!(typeof v1 == "string")) return false;
@@ -570,11 +568,9 @@ function acceptsTolerant_0(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["inbound_event_type"] === undefined) return false;
   const v0 = data["inbound_event_type"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["nmi"];
   if (v1 !== undefined) {
     if (!(typeof v1 == "string")) return false;

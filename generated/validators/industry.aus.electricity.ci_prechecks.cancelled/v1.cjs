@@ -947,46 +947,30 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["metering_agreement_transition_id"] === undefined) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["transition_date"] === undefined) return false;
-  if (data["transition_type"] === undefined) return false;
-  if (data["cancelled_reason"] === undefined) return false;
-  if (data["initiating_mechanism"] === undefined) return false;
-  if (data["cancelled_at"] === undefined) return false;
   const v0 = data["metering_agreement_transition_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["account_number"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["nmi"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["transition_date"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["transition_type"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["cancelled_reason"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   const v6 = data["initiating_mechanism"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   const v7 = data["cancelled_at"];
-  if (v7 !== undefined) {
-    if (!(typeof v7 == "string")) return false;
-  }
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
   const v8 = data["flow_run_id"];
   if (v8 !== undefined) {
     if (!(typeof v8 == "string")) return false;
@@ -1008,46 +992,30 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["metering_agreement_transition_id"] === undefined) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["transition_date"] === undefined) return false;
-  if (data["transition_type"] === undefined) return false;
-  if (data["cancelled_reason"] === undefined) return false;
-  if (data["initiating_mechanism"] === undefined) return false;
-  if (data["cancelled_at"] === undefined) return false;
   const v0 = data["metering_agreement_transition_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["account_number"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["nmi"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["transition_date"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["transition_type"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["cancelled_reason"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   const v6 = data["initiating_mechanism"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   const v7 = data["cancelled_at"];
-  if (v7 !== undefined) {
-    if (!(typeof v7 == "string")) return false;
-  }
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
   const v8 = data["flow_run_id"];
   if (v8 !== undefined) {
     if (!(typeof v8 == "string")) return false;

@@ -1289,47 +1289,27 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["transition_id"] === undefined) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["transition_start_date"] === undefined) return false;
-  if (data["transition_type"] === undefined) return false;
-  if (data["is_contract_start"] === undefined) return false;
-  if (data["frmp_id_current"] === undefined) return false;
-  if (data["nmi_classification_code"] === undefined) return false;
-  if (data["jurisdiction"] === undefined) return false;
-  if (data["lnsp_id"] === undefined) return false;
-  if (data["customer_threshold_code"] === undefined) return false;
-  if (data["is_manually_read"] === undefined) return false;
-  if (data["nmi_status"] === undefined) return false;
   const v0 = data["transition_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["nmi"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["account_number"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["transition_start_date"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["transition_type"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["is_contract_start"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "boolean")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "boolean")) return false;
   const v6 = data["frmp_id_current"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   const v7 = data["mc_id_current"];
   if (v7 !== undefined) {
     if (!(typeof v7 == "string")) return false;
@@ -1347,75 +1327,49 @@ function acceptsTolerant(data) {
     if (!(typeof v10 == "string")) return false;
   }
   const v11 = data["nmi_classification_code"];
-  if (v11 !== undefined) {
-    if (!(typeof v11 == "string")) return false;
-  }
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
   const v12 = data["jurisdiction"];
-  if (v12 !== undefined) {
-    if (!(typeof v12 == "string")) return false;
-  }
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "string")) return false;
   const v13 = data["lnsp_id"];
-  if (v13 !== undefined) {
-    if (!(typeof v13 == "string")) return false;
-  }
+  if (v13 === undefined) return false;
+  if (!(typeof v13 == "string")) return false;
   const v14 = data["customer_threshold_code"];
-  if (v14 !== undefined) {
-    if (!(typeof v14 == "string")) return false;
-  }
+  if (v14 === undefined) return false;
+  if (!(typeof v14 == "string")) return false;
   const v15 = data["is_manually_read"];
-  if (v15 !== undefined) {
-    if (!(typeof v15 == "boolean")) return false;
-  }
+  if (v15 === undefined) return false;
+  if (!(typeof v15 == "boolean")) return false;
   const v16 = data["nmi_status"];
-  if (v16 !== undefined) {
-    if (!(typeof v16 == "string")) return false;
-  }
+  if (v16 === undefined) return false;
+  if (!(typeof v16 == "string")) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["transition_id"] === undefined) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["transition_start_date"] === undefined) return false;
-  if (data["transition_type"] === undefined) return false;
-  if (data["is_contract_start"] === undefined) return false;
-  if (data["frmp_id_current"] === undefined) return false;
-  if (data["nmi_classification_code"] === undefined) return false;
-  if (data["jurisdiction"] === undefined) return false;
-  if (data["lnsp_id"] === undefined) return false;
-  if (data["customer_threshold_code"] === undefined) return false;
-  if (data["is_manually_read"] === undefined) return false;
-  if (data["nmi_status"] === undefined) return false;
   const v0 = data["transition_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
   const v1 = data["nmi"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["account_number"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["transition_start_date"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["transition_type"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["is_contract_start"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "boolean")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "boolean")) return false;
   const v6 = data["frmp_id_current"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   const v7 = data["mc_id_current"];
   if (v7 !== undefined) {
     if (!(typeof v7 == "string")) return false;
@@ -1433,29 +1387,23 @@ function acceptsStrict(data) {
     if (!(typeof v10 == "string")) return false;
   }
   const v11 = data["nmi_classification_code"];
-  if (v11 !== undefined) {
-    if (!(typeof v11 == "string")) return false;
-  }
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
   const v12 = data["jurisdiction"];
-  if (v12 !== undefined) {
-    if (!(typeof v12 == "string")) return false;
-  }
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "string")) return false;
   const v13 = data["lnsp_id"];
-  if (v13 !== undefined) {
-    if (!(typeof v13 == "string")) return false;
-  }
+  if (v13 === undefined) return false;
+  if (!(typeof v13 == "string")) return false;
   const v14 = data["customer_threshold_code"];
-  if (v14 !== undefined) {
-    if (!(typeof v14 == "string")) return false;
-  }
+  if (v14 === undefined) return false;
+  if (!(typeof v14 == "string")) return false;
   const v15 = data["is_manually_read"];
-  if (v15 !== undefined) {
-    if (!(typeof v15 == "boolean")) return false;
-  }
+  if (v15 === undefined) return false;
+  if (!(typeof v15 == "boolean")) return false;
   const v16 = data["nmi_status"];
-  if (v16 !== undefined) {
-    if (!(typeof v16 == "string")) return false;
-  }
+  if (v16 === undefined) return false;
+  if (!(typeof v16 == "string")) return false;
   for (const v17 in data) {
     if (!(v17 === "transition_id" || v17 === "nmi" || v17 === "account_number" || v17 === "transition_start_date" || v17 === "transition_type" || v17 === "is_contract_start" || v17 === "frmp_id_current" || v17 === "mc_id_current" || v17 === "mc_id_next" || v17 === "mpb_id_current" || v17 === "mpb_id_next" || v17 === "nmi_classification_code" || v17 === "jurisdiction" || v17 === "lnsp_id" || v17 === "customer_threshold_code" || v17 === "is_manually_read" || v17 === "nmi_status")) return false;
   }

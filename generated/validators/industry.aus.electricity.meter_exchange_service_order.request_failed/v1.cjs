@@ -691,30 +691,22 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["service_order_type"] === undefined) return false;
-  if (data["service_order_subtype"] === undefined) return false;
-  if (data["error_code"] === undefined) return false;
   const v0 = data["nmi"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["service_order_type"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["service_order_subtype"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["context"];
   if (v3 !== undefined) {
     if (!acceptsTolerant_0(v3)) return false;
   }
   const v6 = data["error_code"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   const v7 = data["details"];
   if (v7 !== undefined) {
     if (!(typeof v7 == "string")) return false;
@@ -737,30 +729,22 @@ function acceptsTolerant_0(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["nmi"] === undefined) return false;
-  if (data["service_order_type"] === undefined) return false;
-  if (data["service_order_subtype"] === undefined) return false;
-  if (data["error_code"] === undefined) return false;
   const v0 = data["nmi"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["service_order_type"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["service_order_subtype"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["context"];
   if (v3 !== undefined) {
     if (!acceptsStrict_0(v3)) return false;
   }
   const v7 = data["error_code"];
-  if (v7 !== undefined) {
-    if (!(typeof v7 == "string")) return false;
-  }
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
   const v8 = data["details"];
   if (v8 !== undefined) {
     if (!(typeof v8 == "string")) return false;

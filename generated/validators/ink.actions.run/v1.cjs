@@ -709,68 +709,50 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["conversation_relay_id"] === undefined) return false;
-  if (data["message_relay_id"] === undefined) return false;
-  if (data["actions_results"] === undefined) return false;
   const v0 = data["conversation_relay_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["message_relay_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["actions_results"];
-  if (v2 !== undefined) {
-    if (!(Array.isArray(v2))) return false;
-    for (let v3 = 0; v3 < v2.length; v3++) {
-      const v4 = v2[v3];
-      if (!acceptsTolerant_0(v4)) return false;
-    }
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!acceptsTolerant_0(v4)) return false;
   }
   return true;
 }
 
 function acceptsTolerant_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["code"] === undefined) return false;
-  if (data["succeeded"] === undefined) return false;
-  if (data["stop_further_evaluation"] === undefined) return false;
   const v5 = data["code"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   const v6 = data["succeeded"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "boolean")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "boolean")) return false;
   const v7 = data["stop_further_evaluation"];
-  if (v7 !== undefined) {
-    if (!(typeof v7 == "boolean")) return false;
-  }
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "boolean")) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["conversation_relay_id"] === undefined) return false;
-  if (data["message_relay_id"] === undefined) return false;
-  if (data["actions_results"] === undefined) return false;
   const v0 = data["conversation_relay_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["message_relay_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["actions_results"];
-  if (v2 !== undefined) {
-    if (!(Array.isArray(v2))) return false;
-    for (let v3 = 0; v3 < v2.length; v3++) {
-      const v4 = v2[v3];
-      if (!acceptsStrict_0(v4)) return false;
-    }
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!acceptsStrict_0(v4)) return false;
   }
   for (const v9 in data) {
     if (!(v9 === "conversation_relay_id" || v9 === "message_relay_id" || v9 === "actions_results")) return false;
@@ -780,21 +762,15 @@ function acceptsStrict(data) {
 
 function acceptsStrict_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["code"] === undefined) return false;
-  if (data["succeeded"] === undefined) return false;
-  if (data["stop_further_evaluation"] === undefined) return false;
   const v5 = data["code"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   const v6 = data["succeeded"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "boolean")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "boolean")) return false;
   const v7 = data["stop_further_evaluation"];
-  if (v7 !== undefined) {
-    if (!(typeof v7 == "boolean")) return false;
-  }
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "boolean")) return false;
   for (const v8 in data) {
     if (!(v8 === "code" || v8 === "succeeded" || v8 === "stop_further_evaluation")) return false;
   }

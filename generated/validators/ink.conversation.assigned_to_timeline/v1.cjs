@@ -385,41 +385,29 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["conversation_relay_id"] === undefined) return false;
-  if (data["timeline_relay_id"] === undefined) return false;
-  if (data["support_user_id"] === undefined) return false;
   const v0 = data["conversation_relay_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["timeline_relay_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["support_user_id"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["conversation_relay_id"] === undefined) return false;
-  if (data["timeline_relay_id"] === undefined) return false;
-  if (data["support_user_id"] === undefined) return false;
   const v0 = data["conversation_relay_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["timeline_relay_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["support_user_id"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
   for (const v3 in data) {
     if (!(v3 === "conversation_relay_id" || v3 === "timeline_relay_id" || v3 === "support_user_id")) return false;
   }

@@ -361,16 +361,12 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["live_chat_conversation_relay_id"] === undefined) return false;
-  if (data["close_reason"] === undefined) return false;
   const v0 = data["live_chat_conversation_relay_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["close_reason"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["account_number"];
   if (v2 !== undefined) {
     if (!(typeof v2 == "string")) return false;
@@ -380,16 +376,12 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["live_chat_conversation_relay_id"] === undefined) return false;
-  if (data["close_reason"] === undefined) return false;
   const v0 = data["live_chat_conversation_relay_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["close_reason"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["account_number"];
   if (v2 !== undefined) {
     if (!(typeof v2 == "string")) return false;

@@ -895,66 +895,48 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["live_chat_conversation"] === undefined) return false;
   const v0 = data["live_chat_conversation"];
-  if (v0 !== undefined) {
-    if (!acceptsTolerant_0(v0)) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!acceptsTolerant_0(v0)) return false;
   return true;
 }
 
 function acceptsTolerant_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["relay_id"] === undefined) return false;
-  if (data["vendor_id"] === undefined) return false;
-  if (data["channel"] === undefined) return false;
-  if (data["occurred_at"] === undefined) return false;
   const v4 = data["relay_id"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["vendor_id"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   const v6 = data["channel"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   const v7 = data["occurred_at"];
-  if (v7 !== undefined) {
-    if (!(typeof v7 == "string")) return false;
-  }
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
   return true;
 }
 
 function acceptsTolerant_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["conversation_relay_id"] === undefined) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["message"] === undefined) return false;
   const v1 = data["conversation_relay_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["account_number"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["message"];
-  if (v3 !== undefined) {
-    if (!acceptsTolerant_1(v3)) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!acceptsTolerant_1(v3)) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["live_chat_conversation"] === undefined) return false;
   const v0 = data["live_chat_conversation"];
-  if (v0 !== undefined) {
-    if (!acceptsStrict_0(v0)) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!acceptsStrict_0(v0)) return false;
   for (const v10 in data) {
     if (!(v10 === "live_chat_conversation")) return false;
   }
@@ -963,26 +945,18 @@ function acceptsStrict(data) {
 
 function acceptsStrict_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["relay_id"] === undefined) return false;
-  if (data["vendor_id"] === undefined) return false;
-  if (data["channel"] === undefined) return false;
-  if (data["occurred_at"] === undefined) return false;
   const v4 = data["relay_id"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["vendor_id"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   const v6 = data["channel"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   const v7 = data["occurred_at"];
-  if (v7 !== undefined) {
-    if (!(typeof v7 == "string")) return false;
-  }
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
   for (const v8 in data) {
     if (!(v8 === "relay_id" || v8 === "vendor_id" || v8 === "channel" || v8 === "occurred_at")) return false;
   }
@@ -991,21 +965,15 @@ function acceptsStrict_1(data) {
 
 function acceptsStrict_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["conversation_relay_id"] === undefined) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["message"] === undefined) return false;
   const v1 = data["conversation_relay_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["account_number"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["message"];
-  if (v3 !== undefined) {
-    if (!acceptsStrict_1(v3)) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!acceptsStrict_1(v3)) return false;
   for (const v9 in data) {
     if (!(v9 === "conversation_relay_id" || v9 === "account_number" || v9 === "message")) return false;
   }

@@ -381,41 +381,29 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["message_id"] === undefined) return false;
-  if (data["s3_key"] === undefined) return false;
-  if (data["s3_bucket"] === undefined) return false;
   const v0 = data["message_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["s3_key"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["s3_bucket"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["message_id"] === undefined) return false;
-  if (data["s3_key"] === undefined) return false;
-  if (data["s3_bucket"] === undefined) return false;
   const v0 = data["message_id"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["s3_key"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["s3_bucket"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   for (const v3 in data) {
     if (!(v3 === "message_id" || v3 === "s3_key" || v3 === "s3_bucket")) return false;
   }

@@ -435,21 +435,15 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["opportunity_number"] === undefined) return false;
-  if (data["funnel_code"] === undefined) return false;
-  if (data["stage"] === undefined) return false;
   const v0 = data["opportunity_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["funnel_code"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["stage"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["updated_by_user_id"];
   if (v3 !== undefined) {
     if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
@@ -459,21 +453,15 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["opportunity_number"] === undefined) return false;
-  if (data["funnel_code"] === undefined) return false;
-  if (data["stage"] === undefined) return false;
   const v0 = data["opportunity_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["funnel_code"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["stage"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["updated_by_user_id"];
   if (v3 !== undefined) {
     if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;

@@ -1319,80 +1319,56 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["join_supplier_process_number"] === undefined) return false;
-  if (data["supply_point"] === undefined) return false;
-  if (data["agreements"] === undefined) return false;
-  if (data["contract_references"] === undefined) return false;
   const v0 = data["account_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["join_supplier_process_number"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["supply_point"];
-  if (v2 !== undefined) {
-    if (!acceptsTolerant_0(v2)) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!acceptsTolerant_0(v2)) return false;
   const v6 = data["agreements"];
-  if (v6 !== undefined) {
-    if (!(Array.isArray(v6))) return false;
-    for (let v7 = 0; v7 < v6.length; v7++) {
-      const v8 = v6[v7];
-      if (!acceptsTolerant_1(v8)) return false;
-    }
+  if (v6 === undefined) return false;
+  if (!(Array.isArray(v6))) return false;
+  for (let v7 = 0; v7 < v6.length; v7++) {
+    const v8 = v6[v7];
+    if (!acceptsTolerant_1(v8)) return false;
   }
   const v13 = data["contract_references"];
-  if (v13 !== undefined) {
-    if (!acceptsTolerant_2(v13)) return false;
-  }
+  if (v13 === undefined) return false;
+  if (!acceptsTolerant_2(v13)) return false;
   return true;
 }
 
 function acceptsTolerant_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["external_identifier"] === undefined) return false;
-  if (data["market_name"] === undefined) return false;
-  if (data["confirmed_supply_start_date"] === undefined) return false;
   const v3 = data["external_identifier"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["market_name"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["confirmed_supply_start_date"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   return true;
 }
 
 function acceptsTolerant_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["id"] === undefined) return false;
-  if (data["valid_from"] === undefined) return false;
-  if (data["valid_to"] === undefined) return false;
-  if (data["product_code"] === undefined) return false;
   const v9 = data["id"];
-  if (v9 !== undefined) {
-    if (!(typeof v9 == "number" && !(v9 % 1) && !isNaN(v9) && isFinite(v9))) return false;
-  }
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "number" && !(v9 % 1) && !isNaN(v9) && isFinite(v9))) return false;
   const v10 = data["valid_from"];
-  if (v10 !== undefined) {
-    if (!(typeof v10 == "string")) return false;
-  }
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
   const v11 = data["valid_to"];
-  if (v11 !== undefined) {
-    if (!(typeof v11 == "string")) return false;
-  }
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
   const v12 = data["product_code"];
-  if (v12 !== undefined) {
-    if (!(typeof v12 == "string")) return false;
-  }
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "string")) return false;
   return true;
 }
 
@@ -1411,35 +1387,25 @@ function acceptsTolerant_2(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["join_supplier_process_number"] === undefined) return false;
-  if (data["supply_point"] === undefined) return false;
-  if (data["agreements"] === undefined) return false;
-  if (data["contract_references"] === undefined) return false;
   const v0 = data["account_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["join_supplier_process_number"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "string")) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
   const v2 = data["supply_point"];
-  if (v2 !== undefined) {
-    if (!acceptsStrict_0(v2)) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!acceptsStrict_0(v2)) return false;
   const v7 = data["agreements"];
-  if (v7 !== undefined) {
-    if (!(Array.isArray(v7))) return false;
-    for (let v8 = 0; v8 < v7.length; v8++) {
-      const v9 = v7[v8];
-      if (!acceptsStrict_1(v9)) return false;
-    }
+  if (v7 === undefined) return false;
+  if (!(Array.isArray(v7))) return false;
+  for (let v8 = 0; v8 < v7.length; v8++) {
+    const v9 = v7[v8];
+    if (!acceptsStrict_1(v9)) return false;
   }
   const v15 = data["contract_references"];
-  if (v15 !== undefined) {
-    if (!acceptsStrict_2(v15)) return false;
-  }
+  if (v15 === undefined) return false;
+  if (!acceptsStrict_2(v15)) return false;
   for (const v19 in data) {
     if (!(v19 === "account_number" || v19 === "join_supplier_process_number" || v19 === "supply_point" || v19 === "agreements" || v19 === "contract_references")) return false;
   }
@@ -1448,21 +1414,15 @@ function acceptsStrict(data) {
 
 function acceptsStrict_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["external_identifier"] === undefined) return false;
-  if (data["market_name"] === undefined) return false;
-  if (data["confirmed_supply_start_date"] === undefined) return false;
   const v3 = data["external_identifier"];
-  if (v3 !== undefined) {
-    if (!(typeof v3 == "string")) return false;
-  }
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
   const v4 = data["market_name"];
-  if (v4 !== undefined) {
-    if (!(typeof v4 == "string")) return false;
-  }
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
   const v5 = data["confirmed_supply_start_date"];
-  if (v5 !== undefined) {
-    if (!(typeof v5 == "string")) return false;
-  }
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
   for (const v6 in data) {
     if (!(v6 === "external_identifier" || v6 === "market_name" || v6 === "confirmed_supply_start_date")) return false;
   }
@@ -1471,26 +1431,18 @@ function acceptsStrict_0(data) {
 
 function acceptsStrict_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["id"] === undefined) return false;
-  if (data["valid_from"] === undefined) return false;
-  if (data["valid_to"] === undefined) return false;
-  if (data["product_code"] === undefined) return false;
   const v10 = data["id"];
-  if (v10 !== undefined) {
-    if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
-  }
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
   const v11 = data["valid_from"];
-  if (v11 !== undefined) {
-    if (!(typeof v11 == "string")) return false;
-  }
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
   const v12 = data["valid_to"];
-  if (v12 !== undefined) {
-    if (!(typeof v12 == "string")) return false;
-  }
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "string")) return false;
   const v13 = data["product_code"];
-  if (v13 !== undefined) {
-    if (!(typeof v13 == "string")) return false;
-  }
+  if (v13 === undefined) return false;
+  if (!(typeof v13 == "string")) return false;
   for (const v14 in data) {
     if (!(v14 === "id" || v14 === "valid_from" || v14 === "valid_to" || v14 === "product_code")) return false;
   }

@@ -1121,50 +1121,34 @@ function buildFull() {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["leave_supplier_process_id"] === undefined) return false;
-  if (data["leave_supplier_process_subtype"] === undefined) return false;
-  if (data["supply_points"] === undefined) return false;
-  if (data["requested_supply_end_at"] === undefined) return false;
-  if (data["requested_supply_end_date"] === undefined) return false;
-  if (data["requested_at"] === undefined) return false;
-  if (data["is_passive"] === undefined) return false;
   const v0 = data["account_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["leave_supplier_process_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   const v2 = data["leave_supplier_process_subtype"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["supply_points"];
-  if (v3 !== undefined) {
-    if (!(Array.isArray(v3))) return false;
-    for (let v4 = 0; v4 < v3.length; v4++) {
-      const v5 = v3[v4];
-      if (!acceptsTolerant_0(v5)) return false;
-    }
+  if (v3 === undefined) return false;
+  if (!(Array.isArray(v3))) return false;
+  for (let v4 = 0; v4 < v3.length; v4++) {
+    const v5 = v3[v4];
+    if (!acceptsTolerant_0(v5)) return false;
   }
   const v9 = data["requested_supply_end_at"];
-  if (v9 !== undefined) {
-    if (!(typeof v9 == "string")) return false;
-  }
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "string")) return false;
   const v10 = data["requested_supply_end_date"];
-  if (v10 !== undefined) {
-    if (!(typeof v10 == "string")) return false;
-  }
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
   const v11 = data["requested_at"];
-  if (v11 !== undefined) {
-    if (!(typeof v11 == "string")) return false;
-  }
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
   const v12 = data["is_passive"];
-  if (v12 !== undefined) {
-    if (!(typeof v12 == "boolean")) return false;
-  }
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "boolean")) return false;
   const v13 = data["passive_loss_instigated_supply_point_id"];
   if (v13 !== undefined) {
     if (!(typeof v13 == "number" && !(v13 % 1) && !isNaN(v13) && isFinite(v13))) return false;
@@ -1174,70 +1158,48 @@ function acceptsTolerant(data) {
 
 function acceptsTolerant_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["market_identifier"] === undefined) return false;
-  if (data["external_identifier"] === undefined) return false;
-  if (data["market_name"] === undefined) return false;
   const v6 = data["market_identifier"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   const v7 = data["external_identifier"];
-  if (v7 !== undefined) {
-    if (!(typeof v7 == "string")) return false;
-  }
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
   const v8 = data["market_name"];
-  if (v8 !== undefined) {
-    if (!(typeof v8 == "string")) return false;
-  }
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["account_number"] === undefined) return false;
-  if (data["leave_supplier_process_id"] === undefined) return false;
-  if (data["leave_supplier_process_subtype"] === undefined) return false;
-  if (data["supply_points"] === undefined) return false;
-  if (data["requested_supply_end_at"] === undefined) return false;
-  if (data["requested_supply_end_date"] === undefined) return false;
-  if (data["requested_at"] === undefined) return false;
-  if (data["is_passive"] === undefined) return false;
   const v0 = data["account_number"];
-  if (v0 !== undefined) {
-    if (!(typeof v0 == "string")) return false;
-  }
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
   const v1 = data["leave_supplier_process_id"];
-  if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
-  }
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
   const v2 = data["leave_supplier_process_subtype"];
-  if (v2 !== undefined) {
-    if (!(typeof v2 == "string")) return false;
-  }
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
   const v3 = data["supply_points"];
-  if (v3 !== undefined) {
-    if (!(Array.isArray(v3))) return false;
-    for (let v4 = 0; v4 < v3.length; v4++) {
-      const v5 = v3[v4];
-      if (!acceptsStrict_0(v5)) return false;
-    }
+  if (v3 === undefined) return false;
+  if (!(Array.isArray(v3))) return false;
+  for (let v4 = 0; v4 < v3.length; v4++) {
+    const v5 = v3[v4];
+    if (!acceptsStrict_0(v5)) return false;
   }
   const v10 = data["requested_supply_end_at"];
-  if (v10 !== undefined) {
-    if (!(typeof v10 == "string")) return false;
-  }
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
   const v11 = data["requested_supply_end_date"];
-  if (v11 !== undefined) {
-    if (!(typeof v11 == "string")) return false;
-  }
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
   const v12 = data["requested_at"];
-  if (v12 !== undefined) {
-    if (!(typeof v12 == "string")) return false;
-  }
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "string")) return false;
   const v13 = data["is_passive"];
-  if (v13 !== undefined) {
-    if (!(typeof v13 == "boolean")) return false;
-  }
+  if (v13 === undefined) return false;
+  if (!(typeof v13 == "boolean")) return false;
   const v14 = data["passive_loss_instigated_supply_point_id"];
   if (v14 !== undefined) {
     if (!(typeof v14 == "number" && !(v14 % 1) && !isNaN(v14) && isFinite(v14))) return false;
@@ -1250,21 +1212,15 @@ function acceptsStrict(data) {
 
 function acceptsStrict_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
-  if (data["market_identifier"] === undefined) return false;
-  if (data["external_identifier"] === undefined) return false;
-  if (data["market_name"] === undefined) return false;
   const v6 = data["market_identifier"];
-  if (v6 !== undefined) {
-    if (!(typeof v6 == "string")) return false;
-  }
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
   const v7 = data["external_identifier"];
-  if (v7 !== undefined) {
-    if (!(typeof v7 == "string")) return false;
-  }
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
   const v8 = data["market_name"];
-  if (v8 !== undefined) {
-    if (!(typeof v8 == "string")) return false;
-  }
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
   for (const v9 in data) {
     if (!(v9 === "market_identifier" || v9 === "external_identifier" || v9 === "market_name")) return false;
   }
