@@ -1,27 +1,33 @@
-import type { CompiledEventModule, CompiledValidator } from './compiled-validator.js';
+import type { CompiledEventModule, CompiledValidator, CompiledValidatorError } from './compiled-validator.js';
 import { summarizeIssues, toIssues } from './issues.js';
 import { boundedView, FULL_SEARCH_LIMIT, hasMoreValuesThan } from './payload-view.js';
 import type { EventError } from './result.js';
 
 /** A JSON object as `JSON.parse` makes it: not null, not an array, no class instance. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  if (typeof value !== 'object' || value === null) return false;
   const proto: unknown = Object.getPrototypeOf(value);
+  // An array's prototype is `Array.prototype`: no `Array.isArray` needed.
   return proto === Object.prototype || proto === null;
 }
 
 /**
- * Runs one event's payload validator. The first-error validator runs first; only a
- * rejected payload pays for the all-errors run that collects every issue.
- * Returns `undefined` when the payload is valid.
+ * Runs one event's payload check. Only a rejected payload pays for the all-errors run that
+ * collects every issue (once). Returns `undefined` when the payload is valid.
  */
 export function checkPayload(compiled: CompiledEventModule, type: string, version: string, payload: unknown, strict: boolean): EventError | undefined {
-  const fast = strict ? compiled.fast.strict : compiled.fast.tolerant;
-  if (fast(payload)) return undefined;
-  const issues = collectIssues(strict ? compiled.full().strict : compiled.full().tolerant, fast, payload);
+  if ((strict ? compiled.accepts.strict : compiled.accepts.tolerant)(payload)) return undefined;
+  return payloadRejection(compiled, type, version, payload, strict);
+}
+
+/** Why a payload the check rejected is invalid: one all-errors run collects its issues. */
+export function payloadRejection(compiled: CompiledEventModule, type: string, version: string, payload: unknown, strict: boolean): EventError {
+  const full = strict ? compiled.full().strict : compiled.full().tolerant;
+  const firstError = () => (strict ? compiled.fast.strict : compiled.fast.tolerant);
+  const issues = collectIssues(full, firstError, payload);
   if (issues.length === 0) {
-    // The two passes disagree: only a payload whose getters or proxies answer differently
-    // from one read to the next gets here. Say so rather than reject without a reason.
+    // The check and the validator disagree: only a payload whose getters or proxies answer
+    // differently from one read to the next gets here. Say so rather than reject without a reason.
     const message = 'the payload read differently on a second pass (getters or proxies)';
     return { code: 'malformed_message', message: `${type} ${version} payload could not be read consistently`, issues: [{ path: '/payload', code: 'unreadable', message }] };
   }
@@ -35,11 +41,14 @@ export function checkPayload(compiled: CompiledEventModule, type: string, versio
  * through a bounded view of it instead (the first values of each array and object, breadth
  * first). Every issue found there is a real one; the closing issue says the search was partial.
  */
-function collectIssues(full: CompiledValidator, fast: CompiledValidator, payload: unknown) {
+function collectIssues(full: CompiledValidator, firstError: () => CompiledValidator, payload: unknown) {
   if (!hasMoreValuesThan(payload, FULL_SEARCH_LIMIT)) return full(payload) ? [] : toIssues(full.errors ?? [], payload);
   const view = boundedView(payload, FULL_SEARCH_LIMIT);
   // A property the view left out is not missing: drop what its absence made the validator say.
   const errors = full(view.root) ? [] : (full.errors ?? []).filter((error) => !view.omitted(error));
-  // The view may hold none of the faults; the first-error run found a real one.
-  return toIssues(errors.length > 0 ? errors : (fast.errors ?? []), payload, true);
+  if (errors.length > 0) return toIssues(errors, payload, true);
+  // The view holds none of the faults: the first-error validator finds a real one (it stops there).
+  const fast = firstError();
+  const first: readonly CompiledValidatorError[] = fast(payload) ? [] : (fast.errors ?? []);
+  return first.length > 0 ? toIssues(first, payload, true) : [];
 }

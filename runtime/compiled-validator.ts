@@ -23,10 +23,20 @@ export interface CompiledValidatorPair {
   strict: CompiledValidator;
 }
 
+/** A payload check that only answers: the same verdict as the validators, no errors. */
+export type PayloadCheck = (data: unknown) => boolean;
+
+export interface PayloadCheckPair {
+  tolerant: PayloadCheck;
+  strict: PayloadCheck;
+}
+
 /** What each `generated/validators/<type>/<version>.cjs` module exports. */
 export interface CompiledEventModule {
-  /** Stop at the first error: the path every message takes. */
+  /** Verdicts only: the path every message takes. */
+  accepts: PayloadCheckPair;
+  /** Stop at the first error (a large rejected payload's last resort for one real issue). */
   fast: CompiledValidatorPair;
-  /** Collect every error; built on first call, used only for rejected messages. */
+  /** Collect every error; built on first call, used only for rejected messages (one run each). */
   full(): CompiledValidatorPair;
 }

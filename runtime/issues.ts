@@ -9,29 +9,38 @@ const SUMMARY_ISSUES = 10;
 
 /** Issues on one line, for an error's `message`: `/payload/a missing required property "a"; …`. */
 export function summarizeIssues(issues: readonly EventIssue[]): string {
-  const named = issues.length > SUMMARY_ISSUES ? issues.slice(0, SUMMARY_ISSUES) : issues;
-  const summary = named.map((i) => `${i.path} ${i.message}`).join('; ');
-  return named === issues ? summary : `${summary}; and ${(issues.length - SUMMARY_ISSUES).toLocaleString('en-US')} more issue(s)`;
+  const named = Math.min(issues.length, SUMMARY_ISSUES);
+  let summary = '';
+  for (let i = 0; i < named; i++) summary += `${i === 0 ? '' : '; '}${issues[i]!.path} ${issues[i]!.message}`;
+  return named === issues.length ? summary : `${summary}; and ${(issues.length - SUMMARY_ISSUES).toLocaleString('en-US')} more issue(s)`;
 }
 
 /** RFC 6901 escaping of one reference token. */
-export const pointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
+export const pointerToken = (token: string): string =>
+  // Most names need no escaping: test before building new strings.
+  token.includes('~') || token.includes('/') ? token.replace(/~/g, '~0').replace(/\//g, '~1') : token;
+
+/** One reference token unescaped (`a~1b` → `a/b`). */
+const unescapeToken = (token: string): string => (token.includes('~') ? token.replace(/~1/g, '/').replace(/~0/g, '~') : token);
 
 /** The unescaped reference tokens of a JSON Pointer: `/a~1b/0` → `['a/b', '0']`. */
 export function pointerTokens(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer.slice(1).split('/').map(unescapeToken);
 }
 
-/** The value at a JSON Pointer below `root`, or `undefined`. */
+/** The value at a JSON Pointer below `root`, or `undefined`; reads the pointer in place, token by token. */
 function valueAt(root: unknown, pointer: string): unknown {
+  if (pointer === '') return root;
   let current = root;
-  for (const key of pointerTokens(pointer)) {
+  let start = 1;
+  while (start <= pointer.length) {
+    let end = pointer.indexOf('/', start);
+    if (end === -1) end = pointer.length;
     if (typeof current !== 'object' || current === null) return undefined;
+    const key = unescapeToken(pointer.slice(start, end));
     current = Object.prototype.hasOwnProperty.call(current, key) ? (current as Record<string, unknown>)[key] : undefined;
+    start = end + 1;
   }
   return current;
 }

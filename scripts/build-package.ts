@@ -1,8 +1,9 @@
 /**
  * `npm run build`: the package in `dist/`.
  * 1. tsup builds the root, the event entries and the CLI (scripts/tsup.config.ts);
- * 2. the registry and the validator modules are copied next to `index.cjs`: the registry
- *    `require`s each validator module the first time its event is seen;
+ * 2. the registry and the validator modules (minified) are copied next to `index.cjs`: the
+ *    registry `require`s each validator module the first time its event is seen, and each
+ *    event entry imports its own;
  * 3. `index.js`, the ES module entry, re-exports `index.cjs`: one implementation, so no
  *    state or class is duplicated between `import` and `require` users;
  * 4. each event entry gets declarations pointing at the root's (bundling declarations for
@@ -12,6 +13,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { transformSync } from 'esbuild';
 import { eventValidatorName } from '../generator/emit/event-entries.js';
 
 interface ManifestEvent {
@@ -24,7 +26,13 @@ rmSync('dist', { recursive: true, force: true });
 execFileSync(process.execPath, ['node_modules/tsup/dist/cli-default.js', '--config', 'scripts/tsup.config.ts'], { stdio: ['ignore', 'ignore', 'inherit'] });
 
 cpSync('generated/registry.cjs', 'dist/registry.cjs');
+// Each validator module once, shared by the registry and its event's entry; minified, names
+// included (ajv's counter names, validate10 and schema11, say nothing in a stack trace anyway).
 cpSync('generated/validators', 'dist/validators', { recursive: true, filter: (source) => !source.endsWith('.d.cts') });
+for (const event of JSON.parse(readFileSync('generated/manifest.json', 'utf8')).events as ManifestEvent[]) {
+  const file = join('dist', 'validators', event.type, `${event.version}.cjs`);
+  writeFileSync(file, transformSync(readFileSync(file, 'utf8'), { format: 'cjs', target: 'node20', minify: true, legalComments: 'none' }).code);
+}
 
 writeFileSync('dist/index.js', "// The ES module entry: the implementation is index.cjs, shared with require() users.\nexport * from './index.cjs';\n");
 

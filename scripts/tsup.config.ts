@@ -2,8 +2,8 @@
  * tsup part of the package build (run through `npm run build`, see build-package.ts):
  * - the root API as CommonJS (`index.cjs`), with bundled declarations (`index.d.ts`,
  *   `index.d.cts`); its validator modules stay separate files, `require`d on first use;
- * - one entry per event version (`events/<type>/<version>.js|.cjs`), each carrying only its
- *   own validators;
+ * - one entry per event version (`events/<type>/<version>.js|.cjs`), each importing only its
+ *   own validator module (in `validators/`, shared with the root) and `event-validator.js|.cjs`;
  * - the CLI (`cli.js`), which imports the root rather than carrying a second copy;
  * - the REST entry (`rest.js|.cjs`), carrying its own validators;
  * - the broker adapters (`nats`, `redis-streams`), ES module and CommonJS, which import the
@@ -40,6 +40,20 @@ const adaptersUseRoot: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/**
+ * An event entry's validator module (`../../validators/<type>/<version>.cjs`) stays an import
+ * of that file, and the code around it (`defineEventValidator`) an import of the one
+ * `event-validator` module of the entry's format: an entry is a few lines, not a copy of both.
+ */
+const entriesShareCode: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'entries-share-code',
+  setup(build) {
+    const eventValidator = build.initialOptions.format === 'cjs' ? '../../event-validator.cjs' : '../../event-validator.js';
+    build.onResolve({ filter: /^\.\.\/\.\.\/validators\/[^/]+\/[^/]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    build.onResolve({ filter: /^\.\.\/\.\.\/\.\.\/runtime\/event-validator\.js$/ }, () => ({ path: eventValidator, external: true }));
+  },
+};
+
 export default defineConfig([
   {
     ...common,
@@ -59,9 +73,11 @@ export default defineConfig([
     ],
   },
   { ...common, entry: { index: 'runtime/index.ts' }, format: ['esm', 'cjs'], dts: { only: true } },
-  // Not minified: tools that tell ESM from CommonJS by looking at the text (publint) must see
-  // the `export` statement of an entry that inlines its CommonJS validator module.
-  { ...common, entry: eventEntries, format: ['esm', 'cjs'], minifyWhitespace: false },
+  // Each entry imports its event's validator module, the one file in dist/validators that the
+  // registry loads too (the same relative path from dist/events/<type>/<version>.js as from
+  // generated/events/<type>/<version>.ts): every validator ships once.
+  { ...common, entry: eventEntries, format: ['esm', 'cjs'], minifyWhitespace: false, esbuildPlugins: [entriesShareCode] },
+  { ...common, entry: { 'event-validator': 'runtime/event-validator.ts' }, format: ['esm', 'cjs'] },
   { ...common, entry: adapterEntries, format: ['esm', 'cjs'], esbuildPlugins: [adaptersUseRoot] },
   { ...common, entry: adapterEntries, format: ['esm', 'cjs'], dts: { only: true }, external: [/^\.\.\/index\.js$/] },
   // Not minified either: the entry inlines its CommonJS validator module (see above).

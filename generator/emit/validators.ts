@@ -4,6 +4,7 @@ import { codeBanner, eventSources } from '../common/banner.js';
 import type { CatalogModel, EventVersionModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
 import { payloadSchema, type JsonSchema, type SchemaMode } from './json-schema.js';
+import { payloadCheckCode } from './payload-check.js';
 import { runtimeRequires } from './runtime-requires.js';
 import { validatorPaths } from './validator-paths.js';
 
@@ -12,6 +13,10 @@ import { validatorPaths } from './validator-paths.js';
  * `validators/<type>/<version>.cjs` and its `.d.cts` (see `runtime/compiled-validator.ts`).
  * CommonJS because the registry loads each module synchronously with a literal `require`
  * when its event's first message arrives; ES modules import them just as well.
+ *
+ * Every message first runs `accepts` (`payload-check.ts`): one plain boolean function per
+ * mode, ajv's verdict without its error bookkeeping. Only a rejected payload runs ajv's code
+ * for its errors.
  *
  * Each module holds two chunks of ajv standalone code, one per `allErrors` setting (an Ajv
  * instance option, so one instance each): `fast` (stop at the first error) built when the
@@ -59,7 +64,10 @@ export function emitValidators(model: CatalogModel): EmittedFile[] {
 }
 
 const DECLARATIONS = `import type { CompiledValidatorPair } from '${RUNTIME_TYPES}' with { 'resolution-mode': 'import' };
+import type { PayloadCheckPair } from '${RUNTIME_TYPES}' with { 'resolution-mode': 'import' };
 
+/** Payload checks without errors (the same verdicts as \`fast\`): the path every message takes. */
+export declare const accepts: PayloadCheckPair;
 /** Payload validators that stop at the first error. */
 export declare const fast: CompiledValidatorPair;
 /** Payload validators that collect every error; built on first call. */
@@ -74,6 +82,9 @@ function validatorModule(model: CatalogModel, event: EventVersionModel): string 
     '',
     'let fullPair;',
     '',
+    '/** Verdicts only, no errors: the path every message takes. */',
+    'exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };',
+    '',
     '/** Stop at the first error: the path every message takes. */',
     'exports.fast = buildFast();',
     '',
@@ -85,7 +96,21 @@ function validatorModule(model: CatalogModel, event: EventVersionModel): string 
     chunk('buildFast', standalone(event, schemas, false)),
     '',
     chunk('buildFull', standalone(event, schemas, true)),
+    '',
+    checks(event, schemas),
   ].join('\n');
+}
+
+/** The boolean check of each mode (`acceptsTolerant`, `acceptsStrict`). */
+function checks(event: EventVersionModel, schemas: JsonSchema[]): string {
+  return MODES.map((mode, i) => {
+    const name = mode === 'tolerant' ? 'acceptsTolerant' : 'acceptsStrict';
+    try {
+      return payloadCheckCode(name, schemas[i]!);
+    } catch (error) {
+      throw new Error(`validators: ${event.key} (${mode}): ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }).join('\n');
 }
 
 /** One standalone chunk inside its own function: its names stay local, `exports` is a plain object. */

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -693,4 +696,91 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["changes"];
+  if (v1 === undefined) return false;
+  if (!acceptsTolerant_0(v1)) return false;
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v2 = data["requires_postal_comms"];
+  if (v2 !== undefined) {
+    if (!(Array.isArray(v2))) return false;
+    for (let v3 = 0; v3 < v2.length; v3++) {
+      const v4 = v2[v3];
+      if (!(typeof v4 == "boolean")) return false;
+    }
+  }
+  const v5 = data["preferred_language_for_comms"];
+  if (v5 !== undefined) {
+    if (!(Array.isArray(v5))) return false;
+    for (let v6 = 0; v6 < v5.length; v6++) {
+      const v7 = v5[v6];
+      if (!(typeof v7 == "string")) return false;
+    }
+  }
+  const v8 = data["document_accessibility"];
+  if (v8 !== undefined) {
+    if (!(Array.isArray(v8))) return false;
+    for (let v9 = 0; v9 < v8.length; v9++) {
+      const v10 = v8[v9];
+      if (!(typeof v10 == "string")) return false;
+    }
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["changes"];
+  if (v1 === undefined) return false;
+  if (!acceptsStrict_0(v1)) return false;
+  for (const v12 in data) {
+    if (!(v12 === "account_number" || v12 === "changes")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v2 = data["requires_postal_comms"];
+  if (v2 !== undefined) {
+    if (!(Array.isArray(v2))) return false;
+    for (let v3 = 0; v3 < v2.length; v3++) {
+      const v4 = v2[v3];
+      if (!(typeof v4 == "boolean")) return false;
+    }
+  }
+  const v5 = data["preferred_language_for_comms"];
+  if (v5 !== undefined) {
+    if (!(Array.isArray(v5))) return false;
+    for (let v6 = 0; v6 < v5.length; v6++) {
+      const v7 = v5[v6];
+      if (!(typeof v7 == "string")) return false;
+    }
+  }
+  const v8 = data["document_accessibility"];
+  if (v8 !== undefined) {
+    if (!(Array.isArray(v8))) return false;
+    for (let v9 = 0; v9 < v8.length; v9++) {
+      const v10 = v8[v9];
+      if (!(typeof v10 == "string")) return false;
+    }
+  }
+  for (const v11 in data) {
+    if (!(v11 === "requires_postal_comms" || v11 === "preferred_language_for_comms" || v11 === "document_accessibility")) return false;
+  }
+  return true;
 }

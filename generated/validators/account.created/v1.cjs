@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -421,4 +424,46 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["account_user_emails"];
+  if (v1 === undefined) return false;
+  if (!(Array.isArray(v1))) return false;
+  for (let v2 = 0; v2 < v1.length; v2++) {
+    const v3 = v1[v2];
+    if (!(typeof v3 == "string")) return false;
+  }
+  const v4 = data["is_imported"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "boolean")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["account_user_emails"];
+  if (v1 === undefined) return false;
+  if (!(Array.isArray(v1))) return false;
+  for (let v2 = 0; v2 < v1.length; v2++) {
+    const v3 = v1[v2];
+    if (!(typeof v3 == "string")) return false;
+  }
+  const v4 = data["is_imported"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "boolean")) return false;
+  }
+  for (const v5 in data) {
+    if (!(v5 === "account_number" || v5 === "account_user_emails" || v5 === "is_imported")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -1431,4 +1434,97 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["user_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["created_records"];
+  if (v1 === undefined) return false;
+  if (!(Array.isArray(v1))) return false;
+  for (let v2 = 0; v2 < v1.length; v2++) {
+    const v3 = v1[v2];
+    if (!acceptsTolerant_0(v3)) return false;
+  }
+  const v7 = data["updated_records"];
+  if (v7 === undefined) return false;
+  if (!(Array.isArray(v7))) return false;
+  for (let v8 = 0; v8 < v7.length; v8++) {
+    const v9 = v7[v8];
+    if (!acceptsTolerant_0(v9)) return false;
+  }
+  const v10 = data["deleted_records"];
+  if (v10 === undefined) return false;
+  if (!(Array.isArray(v10))) return false;
+  for (let v11 = 0; v11 < v10.length; v11++) {
+    const v12 = v10[v11];
+    if (!acceptsTolerant_0(v12)) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v4 = data["description"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["electricity_industry_code"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["gas_industry_code"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["user_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["created_records"];
+  if (v1 === undefined) return false;
+  if (!(Array.isArray(v1))) return false;
+  for (let v2 = 0; v2 < v1.length; v2++) {
+    const v3 = v1[v2];
+    if (!acceptsStrict_0(v3)) return false;
+  }
+  const v8 = data["updated_records"];
+  if (v8 === undefined) return false;
+  if (!(Array.isArray(v8))) return false;
+  for (let v9 = 0; v9 < v8.length; v9++) {
+    const v10 = v8[v9];
+    if (!acceptsStrict_0(v10)) return false;
+  }
+  const v11 = data["deleted_records"];
+  if (v11 === undefined) return false;
+  if (!(Array.isArray(v11))) return false;
+  for (let v12 = 0; v12 < v11.length; v12++) {
+    const v13 = v11[v12];
+    if (!acceptsStrict_0(v13)) return false;
+  }
+  for (const v14 in data) {
+    if (!(v14 === "user_id" || v14 === "created_records" || v14 === "updated_records" || v14 === "deleted_records")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v4 = data["description"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["electricity_industry_code"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["gas_industry_code"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  for (const v7 in data) {
+    if (!(v7 === "description" || v7 === "electricity_industry_code" || v7 === "gas_industry_code")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -801,4 +804,88 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["user_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["user_email"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["user_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["linked_accounts"];
+  if (v3 === undefined) return false;
+  if (!(Array.isArray(v3))) return false;
+  for (let v4 = 0; v4 < v3.length; v4++) {
+    const v5 = v3[v4];
+    if (!(v5 && typeof v5 == "object" && !Array.isArray(v5))) return false;
+  }
+  const v6 = data["user_identifiers"];
+  if (v6 !== undefined) {
+    if (!(v6 && typeof v6 == "object" && !Array.isArray(v6))) return false;
+  }
+  const v7 = data["initiator_type"];
+  if (v7 !== undefined) {
+    if (!(typeof v7 == "string")) return false;
+  }
+  const v8 = data["is_customer_initiated"];
+  if (v8 !== undefined) {
+    if (!(typeof v8 == "boolean")) return false;
+  }
+  const v9 = data["changes"];
+  if (v9 === undefined) return false;
+  if (!(v9 && typeof v9 == "object" && !Array.isArray(v9))) return false;
+  const v10 = data["is_override"];
+  if (v10 !== undefined) {
+    if (!(typeof v10 == "boolean")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["user_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["user_email"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["user_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["linked_accounts"];
+  if (v3 === undefined) return false;
+  if (!(Array.isArray(v3))) return false;
+  for (let v4 = 0; v4 < v3.length; v4++) {
+    const v5 = v3[v4];
+    if (!(v5 && typeof v5 == "object" && !Array.isArray(v5))) return false;
+  }
+  const v6 = data["user_identifiers"];
+  if (v6 !== undefined) {
+    if (!(v6 && typeof v6 == "object" && !Array.isArray(v6))) return false;
+  }
+  const v7 = data["initiator_type"];
+  if (v7 !== undefined) {
+    if (!(typeof v7 == "string")) return false;
+  }
+  const v8 = data["is_customer_initiated"];
+  if (v8 !== undefined) {
+    if (!(typeof v8 == "boolean")) return false;
+  }
+  const v9 = data["changes"];
+  if (v9 === undefined) return false;
+  if (!(v9 && typeof v9 == "object" && !Array.isArray(v9))) return false;
+  const v10 = data["is_override"];
+  if (v10 !== undefined) {
+    if (!(typeof v10 == "boolean")) return false;
+  }
+  for (const v11 in data) {
+    if (!(v11 === "user_id" || v11 === "user_email" || v11 === "user_number" || v11 === "linked_accounts" || v11 === "user_identifiers" || v11 === "initiator_type" || v11 === "is_customer_initiated" || v11 === "changes" || v11 === "is_override")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -361,4 +364,38 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["agreement_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["changes"];
+  if (v1 === undefined) return false;
+  if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
+  const v2 = data["is_override"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 == "boolean")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["agreement_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["changes"];
+  if (v1 === undefined) return false;
+  if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
+  const v2 = data["is_override"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 == "boolean")) return false;
+  }
+  for (const v3 in data) {
+    if (!(v3 === "agreement_id" || v3 === "changes" || v3 === "is_override")) return false;
+  }
+  return true;
 }

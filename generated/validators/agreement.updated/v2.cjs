@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -431,4 +434,44 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["agreement_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["changes"];
+  if (v1 === undefined) return false;
+  if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
+  const v2 = data["is_override"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 == "boolean")) return false;
+  }
+  const v3 = data["account_number"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["agreement_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["changes"];
+  if (v1 === undefined) return false;
+  if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
+  const v2 = data["is_override"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 == "boolean")) return false;
+  }
+  const v3 = data["account_number"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  for (const v4 in data) {
+    if (!(v4 === "agreement_id" || v4 === "changes" || v4 === "is_override" || v4 === "account_number")) return false;
+  }
+  return true;
 }

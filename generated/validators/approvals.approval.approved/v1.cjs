@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -447,4 +450,42 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["approval_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["process_type"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["process_data"];
+  if (v2 === undefined) return false;
+  if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
+  const v3 = data["approved_at"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["approval_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["process_type"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["process_data"];
+  if (v2 === undefined) return false;
+  if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
+  const v3 = data["approved_at"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  for (const v4 in data) {
+    if (!(v4 === "approval_id" || v4 === "process_type" || v4 === "process_data" || v4 === "approved_at")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -541,4 +544,72 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["context_model_pk"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["service_order_type"];
+  if (v1 !== undefined) {
+    if (!(typeof v1 == "string")) return false;
+  }
+  const v2 = data["service_order_subtype"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 == "string")) return false;
+  }
+  const v3 = data["annotation"];
+  if (v3 !== undefined) {
+    if (!(typeof v3 == "string")) return false;
+  }
+  const v4 = data["change_reason"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  const v5 = data["service_order_scheduled_date"];
+  if (v5 !== undefined) {
+    if (!(typeof v5 == "string")) return false;
+  }
+  const v6 = data["service_order_details"];
+  if (v6 !== undefined) {
+    if (!(v6 && typeof v6 == "object" && !Array.isArray(v6))) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["context_model_pk"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["service_order_type"];
+  if (v1 !== undefined) {
+    if (!(typeof v1 == "string")) return false;
+  }
+  const v2 = data["service_order_subtype"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 == "string")) return false;
+  }
+  const v3 = data["annotation"];
+  if (v3 !== undefined) {
+    if (!(typeof v3 == "string")) return false;
+  }
+  const v4 = data["change_reason"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  const v5 = data["service_order_scheduled_date"];
+  if (v5 !== undefined) {
+    if (!(typeof v5 == "string")) return false;
+  }
+  const v6 = data["service_order_details"];
+  if (v6 !== undefined) {
+    if (!(v6 && typeof v6 == "object" && !Array.isArray(v6))) return false;
+  }
+  for (const v7 in data) {
+    if (!(v7 === "context_model_pk" || v7 === "service_order_type" || v7 === "service_order_subtype" || v7 === "annotation" || v7 === "change_reason" || v7 === "service_order_scheduled_date" || v7 === "service_order_details")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -633,4 +636,62 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["nmi"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["role"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["siphon_event_id"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["change_reason_code"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["change_status_code"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["change_request_id"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["last_consumer_change_date"];
+  if (v6 !== undefined) {
+    if (!(typeof v6 == "string")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["nmi"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["role"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["siphon_event_id"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["change_reason_code"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["change_status_code"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["change_request_id"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["last_consumer_change_date"];
+  if (v6 !== undefined) {
+    if (!(typeof v6 == "string")) return false;
+  }
+  for (const v7 in data) {
+    if (!(v7 === "nmi" || v7 === "role" || v7 === "siphon_event_id" || v7 === "change_reason_code" || v7 === "change_status_code" || v7 === "change_request_id" || v7 === "last_consumer_change_date")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -443,4 +446,42 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["nmi"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["serial_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["register_identifier"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["active_from"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["nmi"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["serial_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["register_identifier"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["active_from"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  for (const v4 in data) {
+    if (!(v4 === "nmi" || v4 === "serial_number" || v4 === "register_identifier" || v4 === "active_from")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -555,4 +558,58 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["reminder_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["account_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  const v2 = data["nmi"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["reminder_type"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["effective_change_date"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  const v5 = data["trigger_extra"];
+  if (v5 !== undefined) {
+    if (!(v5 && typeof v5 == "object" && !Array.isArray(v5))) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["reminder_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["account_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  const v2 = data["nmi"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["reminder_type"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["effective_change_date"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  const v5 = data["trigger_extra"];
+  if (v5 !== undefined) {
+    if (!(v5 && typeof v5 == "object" && !Array.isArray(v5))) return false;
+  }
+  for (const v6 in data) {
+    if (!(v6 === "reminder_id" || v6 === "account_id" || v6 === "nmi" || v6 === "reminder_type" || v6 === "effective_change_date" || v6 === "trigger_extra")) return false;
+  }
+  return true;
 }

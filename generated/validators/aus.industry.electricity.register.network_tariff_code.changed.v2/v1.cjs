@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -1937,4 +1940,202 @@ function buildFull() {
   }
   validate8.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["nmi"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["event_data"];
+  if (v1 === undefined) return false;
+  if (!acceptsTolerant_0(v1)) return false;
+  return true;
+}
+
+function acceptsTolerant_3(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v17 = data["id"];
+  if (v17 === undefined) return false;
+  if (!(typeof v17 == "number" && !(v17 % 1) && !isNaN(v17) && isFinite(v17))) return false;
+  const v18 = data["active_to"];
+  if (v18 !== undefined) {
+    if (!(typeof v18 == "string")) return false;
+  }
+  const v19 = data["active_from"];
+  if (v19 !== undefined) {
+    if (!(typeof v19 == "string")) return false;
+  }
+  const v20 = data["network_tariff_code"];
+  if (v20 === undefined) return false;
+  if (!(typeof v20 == "string")) return false;
+  return true;
+}
+
+function acceptsTolerant_2(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v10 = data["id"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+  const v11 = data["register_identifier"];
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
+  const v12 = data["time_of_day"];
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "string")) return false;
+  const v13 = data["controlled_load"];
+  if (v13 === undefined) return false;
+  if (!(typeof v13 == "string")) return false;
+  const v14 = data["network_tariff_codes"];
+  if (v14 === undefined) return false;
+  if (!(Array.isArray(v14))) return false;
+  for (let v15 = 0; v15 < v14.length; v15++) {
+    const v16 = v14[v15];
+    if (!acceptsTolerant_3(v16)) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v5 = data["id"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  const v6 = data["serial_number"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["registers"];
+  if (v7 === undefined) return false;
+  if (!(Array.isArray(v7))) return false;
+  for (let v8 = 0; v8 < v7.length; v8++) {
+    const v9 = v7[v8];
+    if (!acceptsTolerant_2(v9)) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v2 = data["before"];
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!acceptsTolerant_1(v4)) return false;
+  }
+  const v21 = data["after"];
+  if (v21 === undefined) return false;
+  if (!(Array.isArray(v21))) return false;
+  for (let v22 = 0; v22 < v21.length; v22++) {
+    const v23 = v21[v22];
+    if (!acceptsTolerant_1(v23)) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["nmi"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["event_data"];
+  if (v1 === undefined) return false;
+  if (!acceptsStrict_0(v1)) return false;
+  for (const v28 in data) {
+    if (!(v28 === "nmi" || v28 === "event_data")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_3(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v17 = data["id"];
+  if (v17 === undefined) return false;
+  if (!(typeof v17 == "number" && !(v17 % 1) && !isNaN(v17) && isFinite(v17))) return false;
+  const v18 = data["active_to"];
+  if (v18 !== undefined) {
+    if (!(typeof v18 == "string")) return false;
+  }
+  const v19 = data["active_from"];
+  if (v19 !== undefined) {
+    if (!(typeof v19 == "string")) return false;
+  }
+  const v20 = data["network_tariff_code"];
+  if (v20 === undefined) return false;
+  if (!(typeof v20 == "string")) return false;
+  for (const v21 in data) {
+    if (!(v21 === "id" || v21 === "active_to" || v21 === "active_from" || v21 === "network_tariff_code")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_2(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v10 = data["id"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+  const v11 = data["register_identifier"];
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
+  const v12 = data["time_of_day"];
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "string")) return false;
+  const v13 = data["controlled_load"];
+  if (v13 === undefined) return false;
+  if (!(typeof v13 == "string")) return false;
+  const v14 = data["network_tariff_codes"];
+  if (v14 === undefined) return false;
+  if (!(Array.isArray(v14))) return false;
+  for (let v15 = 0; v15 < v14.length; v15++) {
+    const v16 = v14[v15];
+    if (!acceptsStrict_3(v16)) return false;
+  }
+  for (const v22 in data) {
+    if (!(v22 === "id" || v22 === "register_identifier" || v22 === "time_of_day" || v22 === "controlled_load" || v22 === "network_tariff_codes")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v5 = data["id"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  const v6 = data["serial_number"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["registers"];
+  if (v7 === undefined) return false;
+  if (!(Array.isArray(v7))) return false;
+  for (let v8 = 0; v8 < v7.length; v8++) {
+    const v9 = v7[v8];
+    if (!acceptsStrict_2(v9)) return false;
+  }
+  for (const v23 in data) {
+    if (!(v23 === "id" || v23 === "serial_number" || v23 === "registers")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v2 = data["before"];
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!acceptsStrict_1(v4)) return false;
+  }
+  const v24 = data["after"];
+  if (v24 === undefined) return false;
+  if (!(Array.isArray(v24))) return false;
+  for (let v25 = 0; v25 < v24.length; v25++) {
+    const v26 = v24[v25];
+    if (!acceptsStrict_1(v26)) return false;
+  }
+  for (const v27 in data) {
+    if (!(v27 === "before" || v27 === "after")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -511,4 +514,62 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["electricity_service_order_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["service_order_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["cancellation_category"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 == "string")) return false;
+  }
+  const v3 = data["cancellation_subcategory"];
+  if (v3 !== undefined) {
+    if (!(typeof v3 == "string")) return false;
+  }
+  const v4 = data["action_source"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  const v5 = data["support_user_id"];
+  if (v5 !== undefined) {
+    if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["electricity_service_order_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["service_order_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["cancellation_category"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 == "string")) return false;
+  }
+  const v3 = data["cancellation_subcategory"];
+  if (v3 !== undefined) {
+    if (!(typeof v3 == "string")) return false;
+  }
+  const v4 = data["action_source"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  const v5 = data["support_user_id"];
+  if (v5 !== undefined) {
+    if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  }
+  for (const v6 in data) {
+    if (!(v6 === "electricity_service_order_id" || v6 === "service_order_number" || v6 === "cancellation_category" || v6 === "cancellation_subcategory" || v6 === "action_source" || v6 === "support_user_id")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -811,4 +814,84 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["nmi"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["electricity_service_order_id"];
+  if (v1 !== undefined) {
+    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  }
+  const v2 = data["work_type"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["work_sub_type"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["siphon_event_id"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["service_order_number"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["action_type"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["scheduled_date"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["initiating_participant_id"];
+  if (v8 !== undefined) {
+    if (!(typeof v8 == "string")) return false;
+  }
+  const v9 = data["recipient_participant_id"];
+  if (v9 !== undefined) {
+    if (!(typeof v9 == "string")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["nmi"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["electricity_service_order_id"];
+  if (v1 !== undefined) {
+    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  }
+  const v2 = data["work_type"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["work_sub_type"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["siphon_event_id"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["service_order_number"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["action_type"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["scheduled_date"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["initiating_participant_id"];
+  if (v8 !== undefined) {
+    if (!(typeof v8 == "string")) return false;
+  }
+  const v9 = data["recipient_participant_id"];
+  if (v9 !== undefined) {
+    if (!(typeof v9 == "string")) return false;
+  }
+  for (const v10 in data) {
+    if (!(v10 === "nmi" || v10 === "electricity_service_order_id" || v10 === "work_type" || v10 === "work_sub_type" || v10 === "siphon_event_id" || v10 === "service_order_number" || v10 === "action_type" || v10 === "scheduled_date" || v10 === "initiating_participant_id" || v10 === "recipient_participant_id")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -449,4 +452,44 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_user_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["account_user_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["enforced_security_rule_ids"];
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_user_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["account_user_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["enforced_security_rule_ids"];
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  }
+  for (const v5 in data) {
+    if (!(v5 === "account_user_id" || v5 === "account_user_number" || v5 === "enforced_security_rule_ids")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -655,4 +658,62 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_user_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["account_user_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["step"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["failure_reason"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["brand"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["user_brands"];
+  if (v5 === undefined) return false;
+  if (!(Array.isArray(v5))) return false;
+  for (let v6 = 0; v6 < v5.length; v6++) {
+    const v7 = v5[v6];
+    if (!(typeof v7 == "string")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_user_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["account_user_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["step"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["failure_reason"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["brand"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["user_brands"];
+  if (v5 === undefined) return false;
+  if (!(Array.isArray(v5))) return false;
+  for (let v6 = 0; v6 < v5.length; v6++) {
+    const v7 = v5[v6];
+    if (!(typeof v7 == "string")) return false;
+  }
+  for (const v8 in data) {
+    if (!(v8 === "account_user_id" || v8 === "account_user_number" || v8 === "step" || v8 === "failure_reason" || v8 === "brand" || v8 === "user_brands")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -1379,4 +1382,153 @@ function buildFull() {
   }
   validate3.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["ledger"];
+  if (v0 === undefined) return false;
+  if (!acceptsTolerant_0(v0)) return false;
+  const v5 = data["entry"];
+  if (v5 === undefined) return false;
+  if (!acceptsTolerant_2(v5)) return false;
+  return true;
+}
+
+function acceptsTolerant_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v2 = data["number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v1 = data["account"];
+  if (v1 === undefined) return false;
+  if (!acceptsTolerant_1(v1)) return false;
+  const v3 = data["number"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["id"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_2(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v6 = data["id"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "number" && !(v6 % 1) && !isNaN(v6) && isFinite(v6))) return false;
+  const v7 = data["is_charge"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "boolean")) return false;
+  const v8 = data["is_credit"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "boolean")) return false;
+  const v9 = data["is_payment"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "boolean")) return false;
+  const v10 = data["is_repayment"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "boolean")) return false;
+  const v11 = data["is_reversal"];
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "boolean")) return false;
+  const v12 = data["is_reversed"];
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "boolean")) return false;
+  const v13 = data["source_id"];
+  if (v13 !== undefined) {
+    if (!(typeof v13 == "number" && !(v13 % 1) && !isNaN(v13) && isFinite(v13))) return false;
+  }
+  const v14 = data["source_type"];
+  if (v14 !== undefined) {
+    if (!(typeof v14 == "string")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["ledger"];
+  if (v0 === undefined) return false;
+  if (!acceptsStrict_0(v0)) return false;
+  const v7 = data["entry"];
+  if (v7 === undefined) return false;
+  if (!acceptsStrict_2(v7)) return false;
+  for (const v18 in data) {
+    if (!(v18 === "ledger" || v18 === "entry")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v2 = data["number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  for (const v3 in data) {
+    if (!(v3 === "number")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v1 = data["account"];
+  if (v1 === undefined) return false;
+  if (!acceptsStrict_1(v1)) return false;
+  const v4 = data["number"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["id"];
+  if (v5 !== undefined) {
+    if (!(typeof v5 == "string")) return false;
+  }
+  for (const v6 in data) {
+    if (!(v6 === "account" || v6 === "number" || v6 === "id")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_2(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v8 = data["id"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "number" && !(v8 % 1) && !isNaN(v8) && isFinite(v8))) return false;
+  const v9 = data["is_charge"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "boolean")) return false;
+  const v10 = data["is_credit"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "boolean")) return false;
+  const v11 = data["is_payment"];
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "boolean")) return false;
+  const v12 = data["is_repayment"];
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "boolean")) return false;
+  const v13 = data["is_reversal"];
+  if (v13 === undefined) return false;
+  if (!(typeof v13 == "boolean")) return false;
+  const v14 = data["is_reversed"];
+  if (v14 === undefined) return false;
+  if (!(typeof v14 == "boolean")) return false;
+  const v15 = data["source_id"];
+  if (v15 !== undefined) {
+    if (!(typeof v15 == "number" && !(v15 % 1) && !isNaN(v15) && isFinite(v15))) return false;
+  }
+  const v16 = data["source_type"];
+  if (v16 !== undefined) {
+    if (!(typeof v16 == "string")) return false;
+  }
+  for (const v17 in data) {
+    if (!(v17 === "id" || v17 === "is_charge" || v17 === "is_credit" || v17 === "is_payment" || v17 === "is_repayment" || v17 === "is_reversal" || v17 === "is_reversed" || v17 === "source_id" || v17 === "source_type")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -665,4 +668,60 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["pathway_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["traversal_attempt_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  const v2 = data["traversal_attempt_context"];
+  if (v2 === undefined) return false;
+  if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
+  const v3 = data["trigger_id"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  const v4 = data["failed_action_name"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["failed_action_error"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["failed_at"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["pathway_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["traversal_attempt_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  const v2 = data["traversal_attempt_context"];
+  if (v2 === undefined) return false;
+  if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
+  const v3 = data["trigger_id"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  const v4 = data["failed_action_name"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["failed_action_error"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["failed_at"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  for (const v7 in data) {
+    if (!(v7 === "pathway_id" || v7 === "traversal_attempt_id" || v7 === "traversal_attempt_context" || v7 === "trigger_id" || v7 === "failed_action_name" || v7 === "failed_action_error" || v7 === "failed_at")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -805,4 +808,89 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["signing_identity"];
+  if (v0 === undefined) return false;
+  if (!acceptsTolerant_0(v0)) return false;
+  const v3 = data["consent"];
+  if (v3 === undefined) return false;
+  if (!acceptsTolerant_1(v3)) return false;
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v1 = data["identity_type"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["identity"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  return true;
+}
+
+function acceptsTolerant_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v4 = data["id"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  const v5 = data["consent_type_code"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["value"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["signed_at"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["signing_identity"];
+  if (v0 === undefined) return false;
+  if (!acceptsStrict_0(v0)) return false;
+  const v4 = data["consent"];
+  if (v4 === undefined) return false;
+  if (!acceptsStrict_1(v4)) return false;
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v1 = data["identity_type"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["identity"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  for (const v3 in data) {
+    if (!(v3 === "identity_type" || v3 === "identity")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v5 = data["id"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  const v6 = data["consent_type_code"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["value"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["signed_at"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
+  for (const v9 in data) {
+    if (!(v9 === "id" || v9 === "consent_type_code" || v9 === "value" || v9 === "signed_at")) return false;
+  }
+  return true;
 }

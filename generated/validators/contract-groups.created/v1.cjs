@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -523,4 +526,60 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["contract_group_identifier"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["group_type"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["valid_from"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["valid_to"];
+  if (v3 !== undefined) {
+    if (!(typeof v3 == "string")) return false;
+  }
+  const v4 = data["managing_party_identifier"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  const v5 = data["external_identifier"];
+  if (v5 !== undefined) {
+    if (!(typeof v5 == "string")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["contract_group_identifier"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["group_type"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["valid_from"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["valid_to"];
+  if (v3 !== undefined) {
+    if (!(typeof v3 == "string")) return false;
+  }
+  const v4 = data["managing_party_identifier"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  const v5 = data["external_identifier"];
+  if (v5 !== undefined) {
+    if (!(typeof v5 == "string")) return false;
+  }
+  for (const v6 in data) {
+    if (!(v6 === "contract_group_identifier" || v6 === "group_type" || v6 === "valid_from" || v6 === "valid_to" || v6 === "managing_party_identifier" || v6 === "external_identifier")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -961,4 +964,106 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["contract_journey"];
+  if (v0 === undefined) return false;
+  if (!acceptsTolerant_0(v0)) return false;
+  const v4 = data["contract_identifier"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["occurred_at"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["subject_contract_journeys"];
+  if (v6 === undefined) return false;
+  if (!(Array.isArray(v6))) return false;
+  for (let v7 = 0; v7 < v6.length; v7++) {
+    const v8 = v6[v7];
+    if (!acceptsTolerant_1(v8)) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v1 = data["number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["type"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["requested_at"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  return true;
+}
+
+function acceptsTolerant_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v9 = data["number"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "string")) return false;
+  const v10 = data["subject_number"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["contract_journey"];
+  if (v0 === undefined) return false;
+  if (!acceptsStrict_0(v0)) return false;
+  const v5 = data["contract_identifier"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["occurred_at"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["subject_contract_journeys"];
+  if (v7 === undefined) return false;
+  if (!(Array.isArray(v7))) return false;
+  for (let v8 = 0; v8 < v7.length; v8++) {
+    const v9 = v7[v8];
+    if (!acceptsStrict_1(v9)) return false;
+  }
+  for (const v13 in data) {
+    if (!(v13 === "contract_journey" || v13 === "contract_identifier" || v13 === "occurred_at" || v13 === "subject_contract_journeys")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v1 = data["number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["type"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["requested_at"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  for (const v4 in data) {
+    if (!(v4 === "number" || v4 === "type" || v4 === "requested_at")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v10 = data["number"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
+  const v11 = data["subject_number"];
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
+  for (const v12 in data) {
+    if (!(v12 === "number" || v12 === "subject_number")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -633,4 +636,67 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["contract_journey"];
+  if (v0 === undefined) return false;
+  if (!acceptsTolerant_0(v0)) return false;
+  const v4 = data["contract_identifier"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["occurred_at"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v1 = data["number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["type"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["requested_at"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["contract_journey"];
+  if (v0 === undefined) return false;
+  if (!acceptsStrict_0(v0)) return false;
+  const v5 = data["contract_identifier"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["occurred_at"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  for (const v7 in data) {
+    if (!(v7 === "contract_journey" || v7 === "contract_identifier" || v7 === "occurred_at")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v1 = data["number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["type"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["requested_at"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  for (const v4 in data) {
+    if (!(v4 === "number" || v4 === "type" || v4 === "requested_at")) return false;
+  }
+  return true;
 }

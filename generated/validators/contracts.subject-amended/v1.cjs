@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -1707,4 +1710,109 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["contract_identifier"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["occurred_at"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["added"];
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!acceptsTolerant_0(v4)) return false;
+  }
+  const v9 = data["updated"];
+  if (v9 === undefined) return false;
+  if (!(Array.isArray(v9))) return false;
+  for (let v10 = 0; v10 < v9.length; v10++) {
+    const v11 = v9[v10];
+    if (!acceptsTolerant_0(v11)) return false;
+  }
+  const v12 = data["removed"];
+  if (v12 === undefined) return false;
+  if (!(Array.isArray(v12))) return false;
+  for (let v13 = 0; v13 < v12.length; v13++) {
+    const v14 = v12[v13];
+    if (!acceptsTolerant_0(v14)) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v5 = data["type"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["identifier"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["effective_from"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["effective_to"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["contract_identifier"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["occurred_at"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["added"];
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!acceptsStrict_0(v4)) return false;
+  }
+  const v10 = data["updated"];
+  if (v10 === undefined) return false;
+  if (!(Array.isArray(v10))) return false;
+  for (let v11 = 0; v11 < v10.length; v11++) {
+    const v12 = v10[v11];
+    if (!acceptsStrict_0(v12)) return false;
+  }
+  const v13 = data["removed"];
+  if (v13 === undefined) return false;
+  if (!(Array.isArray(v13))) return false;
+  for (let v14 = 0; v14 < v13.length; v14++) {
+    const v15 = v13[v14];
+    if (!acceptsStrict_0(v15)) return false;
+  }
+  for (const v16 in data) {
+    if (!(v16 === "contract_identifier" || v16 === "occurred_at" || v16 === "added" || v16 === "updated" || v16 === "removed")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v5 = data["type"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["identifier"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["effective_from"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["effective_to"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
+  for (const v9 in data) {
+    if (!(v9 === "type" || v9 === "identifier" || v9 === "effective_from" || v9 === "effective_to")) return false;
+  }
+  return true;
 }

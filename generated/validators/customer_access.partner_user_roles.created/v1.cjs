@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -371,4 +374,38 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["code"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["permissions"];
+  if (v1 === undefined) return false;
+  if (!(Array.isArray(v1))) return false;
+  for (let v2 = 0; v2 < v1.length; v2++) {
+    const v3 = v1[v2];
+    if (!(typeof v3 == "string")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["code"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["permissions"];
+  if (v1 === undefined) return false;
+  if (!(Array.isArray(v1))) return false;
+  for (let v2 = 0; v2 < v1.length; v2++) {
+    const v3 = v1[v2];
+    if (!(typeof v3 == "string")) return false;
+  }
+  for (const v4 in data) {
+    if (!(v4 === "code" || v4 === "permissions")) return false;
+  }
+  return true;
 }

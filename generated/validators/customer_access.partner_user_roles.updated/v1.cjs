@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -451,4 +454,56 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["code"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["display_name"];
+  if (v1 !== undefined) {
+    if (!(typeof v1 == "string")) return false;
+  }
+  const v2 = data["description"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 == "string")) return false;
+  }
+  const v3 = data["permissions"];
+  if (v3 !== undefined) {
+    if (!(Array.isArray(v3))) return false;
+    for (let v4 = 0; v4 < v3.length; v4++) {
+      const v5 = v3[v4];
+      if (!(typeof v5 == "string")) return false;
+    }
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["code"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["display_name"];
+  if (v1 !== undefined) {
+    if (!(typeof v1 == "string")) return false;
+  }
+  const v2 = data["description"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 == "string")) return false;
+  }
+  const v3 = data["permissions"];
+  if (v3 !== undefined) {
+    if (!(Array.isArray(v3))) return false;
+    for (let v4 = 0; v4 < v3.length; v4++) {
+      const v5 = v3[v4];
+      if (!(typeof v5 == "string")) return false;
+    }
+  }
+  for (const v6 in data) {
+    if (!(v6 === "code" || v6 === "display_name" || v6 === "description" || v6 === "permissions")) return false;
+  }
+  return true;
 }

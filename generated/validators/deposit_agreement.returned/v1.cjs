@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -587,4 +590,54 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["deposit_key"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["reason"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["amount"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  const v3 = data["account_number"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["ledger_identifier"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["returned_at"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["deposit_key"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["reason"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["amount"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  const v3 = data["account_number"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["ledger_identifier"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["returned_at"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  for (const v6 in data) {
+    if (!(v6 === "deposit_key" || v6 === "reason" || v6 === "amount" || v6 === "account_number" || v6 === "ledger_identifier" || v6 === "returned_at")) return false;
+  }
+  return true;
 }

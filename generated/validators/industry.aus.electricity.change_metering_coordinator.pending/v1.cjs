@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -613,4 +616,81 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["change_reason_code"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["change_request_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["context"];
+  if (v2 !== undefined) {
+    if (!acceptsTolerant_0(v2)) return false;
+  }
+  const v5 = data["details"];
+  if (v5 !== undefined) {
+    if (!(typeof v5 == "string")) return false;
+  }
+  const v6 = data["nmi"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v3 = data["flow_run_id"];
+  if (v3 !== undefined) {
+    if (!(typeof v3 == "string")) return false;
+  }
+  const v4 = data["metering_agreement_transition_id"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["change_reason_code"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["change_request_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["context"];
+  if (v2 !== undefined) {
+    if (!acceptsStrict_0(v2)) return false;
+  }
+  const v6 = data["details"];
+  if (v6 !== undefined) {
+    if (!(typeof v6 == "string")) return false;
+  }
+  const v7 = data["nmi"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  for (const v8 in data) {
+    if (!(v8 === "change_reason_code" || v8 === "change_request_id" || v8 === "context" || v8 === "details" || v8 === "nmi")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v3 = data["flow_run_id"];
+  if (v3 !== undefined) {
+    if (!(typeof v3 == "string")) return false;
+  }
+  const v4 = data["metering_agreement_transition_id"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  }
+  for (const v5 in data) {
+    if (!(v5 === "flow_run_id" || v5 === "metering_agreement_transition_id")) return false;
+  }
+  return true;
 }

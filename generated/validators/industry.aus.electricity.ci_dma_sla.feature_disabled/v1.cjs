@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -527,4 +530,77 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["inbound_event_type"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["nmi"];
+  if (v1 !== undefined) {
+    if (!(typeof v1 == "string")) return false;
+  }
+  const v2 = data["transition_id"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  }
+  const v3 = data["context"];
+  if (v3 !== undefined) {
+    if (!acceptsTolerant_0(v3)) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v4 = data["flow_run_id"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  const v5 = data["metering_agreement_transition_id"];
+  if (v5 !== undefined) {
+    if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["inbound_event_type"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["nmi"];
+  if (v1 !== undefined) {
+    if (!(typeof v1 == "string")) return false;
+  }
+  const v2 = data["transition_id"];
+  if (v2 !== undefined) {
+    if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  }
+  const v3 = data["context"];
+  if (v3 !== undefined) {
+    if (!acceptsStrict_0(v3)) return false;
+  }
+  for (const v7 in data) {
+    if (!(v7 === "inbound_event_type" || v7 === "nmi" || v7 === "transition_id" || v7 === "context")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v4 = data["flow_run_id"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  const v5 = data["metering_agreement_transition_id"];
+  if (v5 !== undefined) {
+    if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  }
+  for (const v6 in data) {
+    if (!(v6 === "flow_run_id" || v6 === "metering_agreement_transition_id")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -939,4 +942,98 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["metering_agreement_transition_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["account_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["nmi"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["transition_date"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["transition_type"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["cancelled_reason"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["initiating_mechanism"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["cancelled_at"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["flow_run_id"];
+  if (v8 !== undefined) {
+    if (!(typeof v8 == "string")) return false;
+  }
+  const v9 = data["initiating_reference_id"];
+  if (v9 !== undefined) {
+    if (!(typeof v9 == "string")) return false;
+  }
+  const v10 = data["restart_transition_id"];
+  if (v10 !== undefined) {
+    if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+  }
+  const v11 = data["operator_id"];
+  if (v11 !== undefined) {
+    if (!(typeof v11 == "number" && !(v11 % 1) && !isNaN(v11) && isFinite(v11))) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["metering_agreement_transition_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["account_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["nmi"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["transition_date"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["transition_type"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["cancelled_reason"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["initiating_mechanism"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["cancelled_at"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["flow_run_id"];
+  if (v8 !== undefined) {
+    if (!(typeof v8 == "string")) return false;
+  }
+  const v9 = data["initiating_reference_id"];
+  if (v9 !== undefined) {
+    if (!(typeof v9 == "string")) return false;
+  }
+  const v10 = data["restart_transition_id"];
+  if (v10 !== undefined) {
+    if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+  }
+  const v11 = data["operator_id"];
+  if (v11 !== undefined) {
+    if (!(typeof v11 == "number" && !(v11 % 1) && !isNaN(v11) && isFinite(v11))) return false;
+  }
+  for (const v12 in data) {
+    if (!(v12 === "metering_agreement_transition_id" || v12 === "account_number" || v12 === "nmi" || v12 === "transition_date" || v12 === "transition_type" || v12 === "cancelled_reason" || v12 === "initiating_mechanism" || v12 === "cancelled_at" || v12 === "flow_run_id" || v12 === "initiating_reference_id" || v12 === "restart_transition_id" || v12 === "operator_id")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -1281,4 +1284,128 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["transition_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["nmi"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["account_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["transition_start_date"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["transition_type"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["is_contract_start"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "boolean")) return false;
+  const v6 = data["frmp_id_current"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["mc_id_current"];
+  if (v7 !== undefined) {
+    if (!(typeof v7 == "string")) return false;
+  }
+  const v8 = data["mc_id_next"];
+  if (v8 !== undefined) {
+    if (!(typeof v8 == "string")) return false;
+  }
+  const v9 = data["mpb_id_current"];
+  if (v9 !== undefined) {
+    if (!(typeof v9 == "string")) return false;
+  }
+  const v10 = data["mpb_id_next"];
+  if (v10 !== undefined) {
+    if (!(typeof v10 == "string")) return false;
+  }
+  const v11 = data["nmi_classification_code"];
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
+  const v12 = data["jurisdiction"];
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "string")) return false;
+  const v13 = data["lnsp_id"];
+  if (v13 === undefined) return false;
+  if (!(typeof v13 == "string")) return false;
+  const v14 = data["customer_threshold_code"];
+  if (v14 === undefined) return false;
+  if (!(typeof v14 == "string")) return false;
+  const v15 = data["is_manually_read"];
+  if (v15 === undefined) return false;
+  if (!(typeof v15 == "boolean")) return false;
+  const v16 = data["nmi_status"];
+  if (v16 === undefined) return false;
+  if (!(typeof v16 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["transition_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["nmi"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["account_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["transition_start_date"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["transition_type"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["is_contract_start"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "boolean")) return false;
+  const v6 = data["frmp_id_current"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["mc_id_current"];
+  if (v7 !== undefined) {
+    if (!(typeof v7 == "string")) return false;
+  }
+  const v8 = data["mc_id_next"];
+  if (v8 !== undefined) {
+    if (!(typeof v8 == "string")) return false;
+  }
+  const v9 = data["mpb_id_current"];
+  if (v9 !== undefined) {
+    if (!(typeof v9 == "string")) return false;
+  }
+  const v10 = data["mpb_id_next"];
+  if (v10 !== undefined) {
+    if (!(typeof v10 == "string")) return false;
+  }
+  const v11 = data["nmi_classification_code"];
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
+  const v12 = data["jurisdiction"];
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "string")) return false;
+  const v13 = data["lnsp_id"];
+  if (v13 === undefined) return false;
+  if (!(typeof v13 == "string")) return false;
+  const v14 = data["customer_threshold_code"];
+  if (v14 === undefined) return false;
+  if (!(typeof v14 == "string")) return false;
+  const v15 = data["is_manually_read"];
+  if (v15 === undefined) return false;
+  if (!(typeof v15 == "boolean")) return false;
+  const v16 = data["nmi_status"];
+  if (v16 === undefined) return false;
+  if (!(typeof v16 == "string")) return false;
+  for (const v17 in data) {
+    if (!(v17 === "transition_id" || v17 === "nmi" || v17 === "account_number" || v17 === "transition_start_date" || v17 === "transition_type" || v17 === "is_contract_start" || v17 === "frmp_id_current" || v17 === "mc_id_current" || v17 === "mc_id_next" || v17 === "mpb_id_current" || v17 === "mpb_id_next" || v17 === "nmi_classification_code" || v17 === "jurisdiction" || v17 === "lnsp_id" || v17 === "customer_threshold_code" || v17 === "is_manually_read" || v17 === "nmi_status")) return false;
+  }
+  return true;
 }

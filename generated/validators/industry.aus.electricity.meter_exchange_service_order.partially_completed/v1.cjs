@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -861,4 +864,109 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["nmi"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["service_order_id"];
+  if (v1 !== undefined) {
+    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  }
+  const v2 = data["service_order_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["service_order_type"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["service_order_subtype"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["status"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["response_code"];
+  if (v6 !== undefined) {
+    if (!(typeof v6 == "string")) return false;
+  }
+  const v7 = data["details"];
+  if (v7 !== undefined) {
+    if (!(typeof v7 == "string")) return false;
+  }
+  const v8 = data["context"];
+  if (v8 !== undefined) {
+    if (!acceptsTolerant_0(v8)) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v9 = data["flow_run_id"];
+  if (v9 !== undefined) {
+    if (!(typeof v9 == "string")) return false;
+  }
+  const v10 = data["metering_agreement_transition_id"];
+  if (v10 !== undefined) {
+    if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["nmi"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["service_order_id"];
+  if (v1 !== undefined) {
+    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  }
+  const v2 = data["service_order_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["service_order_type"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["service_order_subtype"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["status"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["response_code"];
+  if (v6 !== undefined) {
+    if (!(typeof v6 == "string")) return false;
+  }
+  const v7 = data["details"];
+  if (v7 !== undefined) {
+    if (!(typeof v7 == "string")) return false;
+  }
+  const v8 = data["context"];
+  if (v8 !== undefined) {
+    if (!acceptsStrict_0(v8)) return false;
+  }
+  for (const v12 in data) {
+    if (!(v12 === "nmi" || v12 === "service_order_id" || v12 === "service_order_number" || v12 === "service_order_type" || v12 === "service_order_subtype" || v12 === "status" || v12 === "response_code" || v12 === "details" || v12 === "context")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v9 = data["flow_run_id"];
+  if (v9 !== undefined) {
+    if (!(typeof v9 == "string")) return false;
+  }
+  const v10 = data["metering_agreement_transition_id"];
+  if (v10 !== undefined) {
+    if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+  }
+  for (const v11 in data) {
+    if (!(v11 === "flow_run_id" || v11 === "metering_agreement_transition_id")) return false;
+  }
+  return true;
 }

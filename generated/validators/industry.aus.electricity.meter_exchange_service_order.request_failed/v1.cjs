@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -683,4 +686,87 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["nmi"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["service_order_type"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["service_order_subtype"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["context"];
+  if (v3 !== undefined) {
+    if (!acceptsTolerant_0(v3)) return false;
+  }
+  const v6 = data["error_code"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["details"];
+  if (v7 !== undefined) {
+    if (!(typeof v7 == "string")) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v4 = data["flow_run_id"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  const v5 = data["metering_agreement_transition_id"];
+  if (v5 !== undefined) {
+    if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["nmi"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["service_order_type"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["service_order_subtype"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["context"];
+  if (v3 !== undefined) {
+    if (!acceptsStrict_0(v3)) return false;
+  }
+  const v7 = data["error_code"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["details"];
+  if (v8 !== undefined) {
+    if (!(typeof v8 == "string")) return false;
+  }
+  for (const v9 in data) {
+    if (!(v9 === "nmi" || v9 === "service_order_type" || v9 === "service_order_subtype" || v9 === "context" || v9 === "error_code" || v9 === "details")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v4 = data["flow_run_id"];
+  if (v4 !== undefined) {
+    if (!(typeof v4 == "string")) return false;
+  }
+  const v5 = data["metering_agreement_transition_id"];
+  if (v5 !== undefined) {
+    if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  }
+  for (const v6 in data) {
+    if (!(v6 === "flow_run_id" || v6 === "metering_agreement_transition_id")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -701,4 +704,75 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["conversation_relay_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["message_relay_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["actions_results"];
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!acceptsTolerant_0(v4)) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v5 = data["code"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["succeeded"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "boolean")) return false;
+  const v7 = data["stop_further_evaluation"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "boolean")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["conversation_relay_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["message_relay_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["actions_results"];
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!acceptsStrict_0(v4)) return false;
+  }
+  for (const v9 in data) {
+    if (!(v9 === "conversation_relay_id" || v9 === "message_relay_id" || v9 === "actions_results")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v5 = data["code"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["succeeded"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "boolean")) return false;
+  const v7 = data["stop_further_evaluation"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "boolean")) return false;
+  for (const v8 in data) {
+    if (!(v8 === "code" || v8 === "succeeded" || v8 === "stop_further_evaluation")) return false;
+  }
+  return true;
 }

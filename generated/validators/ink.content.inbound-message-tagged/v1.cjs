@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -1261,4 +1264,138 @@ function buildFull() {
   }
   validate3.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["conversation_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["conversation_relay_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["account_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["message"];
+  if (v3 === undefined) return false;
+  if (!acceptsTolerant_0(v3)) return false;
+  return true;
+}
+
+function acceptsTolerant_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v8 = data["from_address"];
+  if (v8 !== undefined) {
+    if (!(typeof v8 == "string")) return false;
+  }
+  const v9 = data["subject"];
+  if (v9 !== undefined) {
+    if (!(typeof v9 == "string")) return false;
+  }
+  const v10 = data["to_addresses"];
+  if (v10 !== undefined) {
+    if (!(Array.isArray(v10))) return false;
+    for (let v11 = 0; v11 < v10.length; v11++) {
+      const v12 = v10[v11];
+      if (!(typeof v12 == "string")) return false;
+    }
+  }
+  const v13 = data["tags"];
+  if (v13 === undefined) return false;
+  if (!(Array.isArray(v13))) return false;
+  for (let v14 = 0; v14 < v13.length; v14++) {
+    const v15 = v13[v14];
+    if (!(typeof v15 == "string")) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v4 = data["message_id"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  const v5 = data["occurred_at"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["channel"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["content"];
+  if (v7 === undefined) return false;
+  if (!acceptsTolerant_1(v7)) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["conversation_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["conversation_relay_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["account_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["message"];
+  if (v3 === undefined) return false;
+  if (!acceptsStrict_0(v3)) return false;
+  for (const v18 in data) {
+    if (!(v18 === "conversation_id" || v18 === "conversation_relay_id" || v18 === "account_number" || v18 === "message")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v8 = data["from_address"];
+  if (v8 !== undefined) {
+    if (!(typeof v8 == "string")) return false;
+  }
+  const v9 = data["subject"];
+  if (v9 !== undefined) {
+    if (!(typeof v9 == "string")) return false;
+  }
+  const v10 = data["to_addresses"];
+  if (v10 !== undefined) {
+    if (!(Array.isArray(v10))) return false;
+    for (let v11 = 0; v11 < v10.length; v11++) {
+      const v12 = v10[v11];
+      if (!(typeof v12 == "string")) return false;
+    }
+  }
+  const v13 = data["tags"];
+  if (v13 === undefined) return false;
+  if (!(Array.isArray(v13))) return false;
+  for (let v14 = 0; v14 < v13.length; v14++) {
+    const v15 = v13[v14];
+    if (!(typeof v15 == "string")) return false;
+  }
+  for (const v16 in data) {
+    if (!(v16 === "from_address" || v16 === "subject" || v16 === "to_addresses" || v16 === "tags")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v4 = data["message_id"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  const v5 = data["occurred_at"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["channel"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["content"];
+  if (v7 === undefined) return false;
+  if (!acceptsStrict_1(v7)) return false;
+  for (const v17 in data) {
+    if (!(v17 === "message_id" || v17 === "occurred_at" || v17 === "channel" || v17 === "content")) return false;
+  }
+  return true;
 }

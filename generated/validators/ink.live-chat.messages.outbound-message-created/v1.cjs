@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -887,4 +890,92 @@ function buildFull() {
   }
   validate3.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["live_chat_conversation"];
+  if (v0 === undefined) return false;
+  if (!acceptsTolerant_0(v0)) return false;
+  return true;
+}
+
+function acceptsTolerant_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v4 = data["relay_id"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["vendor_id"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["channel"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["occurred_at"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v1 = data["conversation_relay_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["account_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["message"];
+  if (v3 === undefined) return false;
+  if (!acceptsTolerant_1(v3)) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["live_chat_conversation"];
+  if (v0 === undefined) return false;
+  if (!acceptsStrict_0(v0)) return false;
+  for (const v10 in data) {
+    if (!(v10 === "live_chat_conversation")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v4 = data["relay_id"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["vendor_id"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["channel"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["occurred_at"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  for (const v8 in data) {
+    if (!(v8 === "relay_id" || v8 === "vendor_id" || v8 === "channel" || v8 === "occurred_at")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v1 = data["conversation_relay_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["account_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["message"];
+  if (v3 === undefined) return false;
+  if (!acceptsStrict_1(v3)) return false;
+  for (const v9 in data) {
+    if (!(v9 === "conversation_relay_id" || v9 === "account_number" || v9 === "message")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -1033,4 +1036,110 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["conversation_relay_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["message"];
+  if (v1 === undefined) return false;
+  if (!acceptsTolerant_0(v1)) return false;
+  const v7 = data["failure"];
+  if (v7 === undefined) return false;
+  if (!acceptsTolerant_1(v7)) return false;
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v2 = data["relay_id"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["vendor"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["vendor_id"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["channel"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["occurred_at"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  return true;
+}
+
+function acceptsTolerant_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v8 = data["type"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
+  const v9 = data["reason"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "string")) return false;
+  const v10 = data["occurred_at"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["conversation_relay_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["message"];
+  if (v1 === undefined) return false;
+  if (!acceptsStrict_0(v1)) return false;
+  const v8 = data["failure"];
+  if (v8 === undefined) return false;
+  if (!acceptsStrict_1(v8)) return false;
+  for (const v13 in data) {
+    if (!(v13 === "conversation_relay_id" || v13 === "message" || v13 === "failure")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v2 = data["relay_id"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["vendor"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["vendor_id"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["channel"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["occurred_at"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  for (const v7 in data) {
+    if (!(v7 === "relay_id" || v7 === "vendor" || v7 === "vendor_id" || v7 === "channel" || v7 === "occurred_at")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v9 = data["type"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "string")) return false;
+  const v10 = data["reason"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
+  const v11 = data["occurred_at"];
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
+  for (const v12 in data) {
+    if (!(v12 === "type" || v12 === "reason" || v12 === "occurred_at")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -731,4 +734,66 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["actor"];
+  if (v1 === undefined) return false;
+  if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
+  const v2 = data["displayable_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["name"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["primary_registration_number"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["secondary_registration_number"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["primary_tax_identifier_number"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["legal_address"];
+  if (v7 === undefined) return false;
+  if (!(v7 && typeof v7 == "object" && !Array.isArray(v7))) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["actor"];
+  if (v1 === undefined) return false;
+  if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
+  const v2 = data["displayable_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["name"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["primary_registration_number"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["secondary_registration_number"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["primary_tax_identifier_number"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["legal_address"];
+  if (v7 === undefined) return false;
+  if (!(v7 && typeof v7 == "object" && !Array.isArray(v7))) return false;
+  for (const v8 in data) {
+    if (!(v8 === "id" || v8 === "actor" || v8 === "displayable_number" || v8 === "name" || v8 === "primary_registration_number" || v8 === "secondary_registration_number" || v8 === "primary_tax_identifier_number" || v8 === "legal_address")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -451,4 +454,42 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["run_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["account_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["fees_applied_count"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  const v3 = data["fees_unapplied_count"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["run_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["account_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["fees_applied_count"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  const v3 = data["fees_unapplied_count"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  for (const v4 in data) {
+    if (!(v4 === "run_id" || v4 === "account_number" || v4 === "fees_applied_count" || v4 === "fees_unapplied_count")) return false;
+  }
+  return true;
 }

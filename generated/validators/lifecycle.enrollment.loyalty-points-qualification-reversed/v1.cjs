@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -1239,4 +1242,95 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["join_supplier_process_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["account_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["supply_points_no_longer_coming_on_supply"];
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!acceptsTolerant_0(v4)) return false;
+  }
+  const v9 = data["all_supply_points"];
+  if (v9 === undefined) return false;
+  if (!(Array.isArray(v9))) return false;
+  for (let v10 = 0; v10 < v9.length; v10++) {
+    const v11 = v9[v10];
+    if (!acceptsTolerant_0(v11)) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v5 = data["market_name"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["external_identifier"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["confirmed_ssd"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["was_cancelled"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "boolean")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["join_supplier_process_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["account_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["supply_points_no_longer_coming_on_supply"];
+  if (v2 === undefined) return false;
+  if (!(Array.isArray(v2))) return false;
+  for (let v3 = 0; v3 < v2.length; v3++) {
+    const v4 = v2[v3];
+    if (!acceptsStrict_0(v4)) return false;
+  }
+  const v10 = data["all_supply_points"];
+  if (v10 === undefined) return false;
+  if (!(Array.isArray(v10))) return false;
+  for (let v11 = 0; v11 < v10.length; v11++) {
+    const v12 = v10[v11];
+    if (!acceptsStrict_0(v12)) return false;
+  }
+  for (const v13 in data) {
+    if (!(v13 === "join_supplier_process_number" || v13 === "account_number" || v13 === "supply_points_no_longer_coming_on_supply" || v13 === "all_supply_points")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v5 = data["market_name"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  const v6 = data["external_identifier"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["confirmed_ssd"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["was_cancelled"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "boolean")) return false;
+  for (const v9 in data) {
+    if (!(v9 === "market_name" || v9 === "external_identifier" || v9 === "confirmed_ssd" || v9 === "was_cancelled")) return false;
+  }
+  return true;
 }

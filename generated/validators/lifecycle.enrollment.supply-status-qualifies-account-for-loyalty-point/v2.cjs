@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -1313,4 +1316,101 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["join_supplier_process_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["join_supplier_process_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["account_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["supply_points_past_ssd"];
+  if (v3 === undefined) return false;
+  if (!(Array.isArray(v3))) return false;
+  for (let v4 = 0; v4 < v3.length; v4++) {
+    const v5 = v3[v4];
+    if (!acceptsTolerant_0(v5)) return false;
+  }
+  const v10 = data["all_supply_points"];
+  if (v10 === undefined) return false;
+  if (!(Array.isArray(v10))) return false;
+  for (let v11 = 0; v11 < v10.length; v11++) {
+    const v12 = v10[v11];
+    if (!acceptsTolerant_0(v12)) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v6 = data["market_name"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["external_identifier"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["confirmed_ssd"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
+  const v9 = data["was_cancelled"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "boolean")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["join_supplier_process_id"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  const v1 = data["join_supplier_process_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["account_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["supply_points_past_ssd"];
+  if (v3 === undefined) return false;
+  if (!(Array.isArray(v3))) return false;
+  for (let v4 = 0; v4 < v3.length; v4++) {
+    const v5 = v3[v4];
+    if (!acceptsStrict_0(v5)) return false;
+  }
+  const v11 = data["all_supply_points"];
+  if (v11 === undefined) return false;
+  if (!(Array.isArray(v11))) return false;
+  for (let v12 = 0; v12 < v11.length; v12++) {
+    const v13 = v11[v12];
+    if (!acceptsStrict_0(v13)) return false;
+  }
+  for (const v14 in data) {
+    if (!(v14 === "join_supplier_process_id" || v14 === "join_supplier_process_number" || v14 === "account_number" || v14 === "supply_points_past_ssd" || v14 === "all_supply_points")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v6 = data["market_name"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["external_identifier"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["confirmed_ssd"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
+  const v9 = data["was_cancelled"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "boolean")) return false;
+  for (const v10 in data) {
+    if (!(v10 === "market_name" || v10 === "external_identifier" || v10 === "confirmed_ssd" || v10 === "was_cancelled")) return false;
+  }
+  return true;
 }

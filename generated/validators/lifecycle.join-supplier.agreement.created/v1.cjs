@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -1311,4 +1314,153 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["join_supplier_process_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["supply_point"];
+  if (v2 === undefined) return false;
+  if (!acceptsTolerant_0(v2)) return false;
+  const v6 = data["agreements"];
+  if (v6 === undefined) return false;
+  if (!(Array.isArray(v6))) return false;
+  for (let v7 = 0; v7 < v6.length; v7++) {
+    const v8 = v6[v7];
+    if (!acceptsTolerant_1(v8)) return false;
+  }
+  const v13 = data["contract_references"];
+  if (v13 === undefined) return false;
+  if (!acceptsTolerant_2(v13)) return false;
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v3 = data["external_identifier"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["market_name"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["confirmed_supply_start_date"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  return true;
+}
+
+function acceptsTolerant_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v9 = data["id"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "number" && !(v9 % 1) && !isNaN(v9) && isFinite(v9))) return false;
+  const v10 = data["valid_from"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
+  const v11 = data["valid_to"];
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
+  const v12 = data["product_code"];
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "string")) return false;
+  return true;
+}
+
+function acceptsTolerant_2(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v14 = data["account_contract_identifier"];
+  if (v14 !== undefined) {
+    if (!(typeof v14 == "string")) return false;
+  }
+  const v15 = data["business_contract_identifier"];
+  if (v15 !== undefined) {
+    if (!(typeof v15 == "string")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["join_supplier_process_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["supply_point"];
+  if (v2 === undefined) return false;
+  if (!acceptsStrict_0(v2)) return false;
+  const v7 = data["agreements"];
+  if (v7 === undefined) return false;
+  if (!(Array.isArray(v7))) return false;
+  for (let v8 = 0; v8 < v7.length; v8++) {
+    const v9 = v7[v8];
+    if (!acceptsStrict_1(v9)) return false;
+  }
+  const v15 = data["contract_references"];
+  if (v15 === undefined) return false;
+  if (!acceptsStrict_2(v15)) return false;
+  for (const v19 in data) {
+    if (!(v19 === "account_number" || v19 === "join_supplier_process_number" || v19 === "supply_point" || v19 === "agreements" || v19 === "contract_references")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v3 = data["external_identifier"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["market_name"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["confirmed_supply_start_date"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  for (const v6 in data) {
+    if (!(v6 === "external_identifier" || v6 === "market_name" || v6 === "confirmed_supply_start_date")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v10 = data["id"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+  const v11 = data["valid_from"];
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
+  const v12 = data["valid_to"];
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "string")) return false;
+  const v13 = data["product_code"];
+  if (v13 === undefined) return false;
+  if (!(typeof v13 == "string")) return false;
+  for (const v14 in data) {
+    if (!(v14 === "id" || v14 === "valid_from" || v14 === "valid_to" || v14 === "product_code")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_2(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v16 = data["account_contract_identifier"];
+  if (v16 !== undefined) {
+    if (!(typeof v16 == "string")) return false;
+  }
+  const v17 = data["business_contract_identifier"];
+  if (v17 !== undefined) {
+    if (!(typeof v17 == "string")) return false;
+  }
+  for (const v18 in data) {
+    if (!(v18 === "account_contract_identifier" || v18 === "business_contract_identifier")) return false;
+  }
+  return true;
 }

@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -1173,4 +1176,139 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["join_supplier_process_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["supply_point"];
+  if (v2 === undefined) return false;
+  if (!acceptsTolerant_0(v2)) return false;
+  const v6 = data["supply_period"];
+  if (v6 === undefined) return false;
+  if (!acceptsTolerant_1(v6)) return false;
+  const v10 = data["contract_references"];
+  if (v10 === undefined) return false;
+  if (!acceptsTolerant_2(v10)) return false;
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v3 = data["external_identifier"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["market_name"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["confirmed_supply_start_date"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  return true;
+}
+
+function acceptsTolerant_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v7 = data["id"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "number" && !(v7 % 1) && !isNaN(v7) && isFinite(v7))) return false;
+  const v8 = data["supply_start_at"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
+  const v9 = data["supply_end_at"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "string")) return false;
+  return true;
+}
+
+function acceptsTolerant_2(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v11 = data["account_contract_identifier"];
+  if (v11 !== undefined) {
+    if (!(typeof v11 == "string")) return false;
+  }
+  const v12 = data["business_contract_identifier"];
+  if (v12 !== undefined) {
+    if (!(typeof v12 == "string")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["join_supplier_process_number"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "string")) return false;
+  const v2 = data["supply_point"];
+  if (v2 === undefined) return false;
+  if (!acceptsStrict_0(v2)) return false;
+  const v7 = data["supply_period"];
+  if (v7 === undefined) return false;
+  if (!acceptsStrict_1(v7)) return false;
+  const v12 = data["contract_references"];
+  if (v12 === undefined) return false;
+  if (!acceptsStrict_2(v12)) return false;
+  for (const v16 in data) {
+    if (!(v16 === "account_number" || v16 === "join_supplier_process_number" || v16 === "supply_point" || v16 === "supply_period" || v16 === "contract_references")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v3 = data["external_identifier"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["market_name"];
+  if (v4 === undefined) return false;
+  if (!(typeof v4 == "string")) return false;
+  const v5 = data["confirmed_supply_start_date"];
+  if (v5 === undefined) return false;
+  if (!(typeof v5 == "string")) return false;
+  for (const v6 in data) {
+    if (!(v6 === "external_identifier" || v6 === "market_name" || v6 === "confirmed_supply_start_date")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_1(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v8 = data["id"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "number" && !(v8 % 1) && !isNaN(v8) && isFinite(v8))) return false;
+  const v9 = data["supply_start_at"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "string")) return false;
+  const v10 = data["supply_end_at"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
+  for (const v11 in data) {
+    if (!(v11 === "id" || v11 === "supply_start_at" || v11 === "supply_end_at")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_2(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v13 = data["account_contract_identifier"];
+  if (v13 !== undefined) {
+    if (!(typeof v13 == "string")) return false;
+  }
+  const v14 = data["business_contract_identifier"];
+  if (v14 !== undefined) {
+    if (!(typeof v14 == "string")) return false;
+  }
+  for (const v15 in data) {
+    if (!(v15 === "account_contract_identifier" || v15 === "business_contract_identifier")) return false;
+  }
+  return true;
 }

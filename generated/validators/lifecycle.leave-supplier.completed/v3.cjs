@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -845,4 +848,87 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["leave_supplier_process_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  const v2 = data["leave_supplier_process_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["leave_supplier_process_subtype"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["supply_points"];
+  if (v4 === undefined) return false;
+  if (!(Array.isArray(v4))) return false;
+  for (let v5 = 0; v5 < v4.length; v5++) {
+    const v6 = v4[v5];
+    if (!acceptsTolerant_0(v6)) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v7 = data["external_identifier"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["market_name"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
+  const v9 = data["confirmed_supply_end_date"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["leave_supplier_process_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  const v2 = data["leave_supplier_process_number"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["leave_supplier_process_subtype"];
+  if (v3 === undefined) return false;
+  if (!(typeof v3 == "string")) return false;
+  const v4 = data["supply_points"];
+  if (v4 === undefined) return false;
+  if (!(Array.isArray(v4))) return false;
+  for (let v5 = 0; v5 < v4.length; v5++) {
+    const v6 = v4[v5];
+    if (!acceptsStrict_0(v6)) return false;
+  }
+  for (const v11 in data) {
+    if (!(v11 === "account_number" || v11 === "leave_supplier_process_id" || v11 === "leave_supplier_process_number" || v11 === "leave_supplier_process_subtype" || v11 === "supply_points")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v7 = data["external_identifier"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["market_name"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
+  const v9 = data["confirmed_supply_end_date"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "string")) return false;
+  for (const v10 in data) {
+    if (!(v10 === "external_identifier" || v10 === "market_name" || v10 === "confirmed_supply_end_date")) return false;
+  }
+  return true;
 }

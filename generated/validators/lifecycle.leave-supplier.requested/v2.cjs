@@ -4,6 +4,9 @@
 
 let fullPair;
 
+/** Verdicts only, no errors: the path every message takes. */
+exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
+
 /** Stop at the first error: the path every message takes. */
 exports.fast = buildFast();
 
@@ -1113,4 +1116,113 @@ function buildFull() {
   }
   validate1.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
   return exports;
+}
+
+
+function acceptsTolerant(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["leave_supplier_process_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  const v2 = data["leave_supplier_process_subtype"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["supply_points"];
+  if (v3 === undefined) return false;
+  if (!(Array.isArray(v3))) return false;
+  for (let v4 = 0; v4 < v3.length; v4++) {
+    const v5 = v3[v4];
+    if (!acceptsTolerant_0(v5)) return false;
+  }
+  const v9 = data["requested_supply_end_at"];
+  if (v9 === undefined) return false;
+  if (!(typeof v9 == "string")) return false;
+  const v10 = data["requested_supply_end_date"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
+  const v11 = data["requested_at"];
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
+  const v12 = data["is_passive"];
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "boolean")) return false;
+  const v13 = data["passive_loss_instigated_supply_point_id"];
+  if (v13 !== undefined) {
+    if (!(typeof v13 == "number" && !(v13 % 1) && !isNaN(v13) && isFinite(v13))) return false;
+  }
+  return true;
+}
+
+function acceptsTolerant_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v6 = data["market_identifier"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["external_identifier"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["market_name"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
+  return true;
+}
+
+function acceptsStrict(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v0 = data["account_number"];
+  if (v0 === undefined) return false;
+  if (!(typeof v0 == "string")) return false;
+  const v1 = data["leave_supplier_process_id"];
+  if (v1 === undefined) return false;
+  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  const v2 = data["leave_supplier_process_subtype"];
+  if (v2 === undefined) return false;
+  if (!(typeof v2 == "string")) return false;
+  const v3 = data["supply_points"];
+  if (v3 === undefined) return false;
+  if (!(Array.isArray(v3))) return false;
+  for (let v4 = 0; v4 < v3.length; v4++) {
+    const v5 = v3[v4];
+    if (!acceptsStrict_0(v5)) return false;
+  }
+  const v10 = data["requested_supply_end_at"];
+  if (v10 === undefined) return false;
+  if (!(typeof v10 == "string")) return false;
+  const v11 = data["requested_supply_end_date"];
+  if (v11 === undefined) return false;
+  if (!(typeof v11 == "string")) return false;
+  const v12 = data["requested_at"];
+  if (v12 === undefined) return false;
+  if (!(typeof v12 == "string")) return false;
+  const v13 = data["is_passive"];
+  if (v13 === undefined) return false;
+  if (!(typeof v13 == "boolean")) return false;
+  const v14 = data["passive_loss_instigated_supply_point_id"];
+  if (v14 !== undefined) {
+    if (!(typeof v14 == "number" && !(v14 % 1) && !isNaN(v14) && isFinite(v14))) return false;
+  }
+  for (const v15 in data) {
+    if (!(v15 === "account_number" || v15 === "leave_supplier_process_id" || v15 === "leave_supplier_process_subtype" || v15 === "supply_points" || v15 === "requested_supply_end_at" || v15 === "requested_supply_end_date" || v15 === "requested_at" || v15 === "is_passive" || v15 === "passive_loss_instigated_supply_point_id")) return false;
+  }
+  return true;
+}
+
+function acceptsStrict_0(data) {
+  if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  const v6 = data["market_identifier"];
+  if (v6 === undefined) return false;
+  if (!(typeof v6 == "string")) return false;
+  const v7 = data["external_identifier"];
+  if (v7 === undefined) return false;
+  if (!(typeof v7 == "string")) return false;
+  const v8 = data["market_name"];
+  if (v8 === undefined) return false;
+  if (!(typeof v8 == "string")) return false;
+  for (const v9 in data) {
+    if (!(v9 === "market_identifier" || v9 === "external_identifier" || v9 === "market_name")) return false;
+  }
+  return true;
 }

@@ -1,0 +1,91 @@
+/**
+ * The boolean payload checks (`accepts.tolerant` / `accepts.strict`, generator/emit/payload-check.ts)
+ * give exactly ajv's verdicts: against ajv compiling the same payload schemas at run time with
+ * the generator's options, for every event of the real catalog and the synthetic one (nullable
+ * fields), on a full payload, a minimal one, every labelled mutation and a set of values ajv
+ * treats in its own way (non-finite numbers, inherited members, arrays for objects).
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
+import { payloadSchema, type SchemaMode } from '../../generator/emit/json-schema.js';
+import { payloadCheckCode } from '../../generator/emit/payload-check.js';
+import { validatorAjvOptions } from '../../generator/emit/validators.js';
+import type { CatalogModel, EventVersionModel } from '../../generator/model.js';
+import { fullPayload, minimalPayload, mutations } from '../../scripts/samples/payload-samples.js';
+import { syntheticModel } from './synthetic-catalog.js';
+
+const MODES: readonly SchemaMode[] = ['tolerant', 'strict'];
+
+const loaded = loadCatalogFromDisk('catalog');
+if (!loaded.model) throw new Error('the catalog does not load');
+const model: CatalogModel = loaded.model;
+const synthetic = syntheticModel();
+const ajv = new Ajv2020(validatorAjvOptions(false));
+
+/** The emitted check, made callable here (the generated module declares it the same way). */
+function compileCheck(schema: Record<string, unknown>): (data: unknown) => boolean {
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- test only: runs the emitted text
+  return new Function(`${payloadCheckCode('accepts', schema)}\nreturn accepts;`)() as (data: unknown) => boolean;
+}
+
+/** Values ajv has its own rules for, put in place of each top-level field and of the whole payload. */
+const ODD_VALUES: unknown[] = [null, 0, 1.5, -0, Number.NaN, Number.POSITIVE_INFINITY, '', 'x', true, [], [1], {}, Object.create({ inherited: 1 }), new Date(0)];
+
+function oddPayloads(m: CatalogModel, event: EventVersionModel): unknown[] {
+  const full = fullPayload(m, event) as Record<string, unknown>;
+  const withInherited = Object.assign(Object.create(full) as object, {});
+  const out: unknown[] = [...ODD_VALUES, withInherited];
+  for (const field of event.fields) {
+    for (const value of ODD_VALUES) out.push({ ...full, [field.name]: value });
+    const inner = full[field.name];
+    if (Array.isArray(inner) && inner.length > 0) {
+      for (const value of ODD_VALUES) out.push({ ...full, [field.name]: [...inner, value] });
+    } else if (typeof inner === 'object' && inner !== null) {
+      for (const key of Object.keys(inner)) for (const value of ODD_VALUES) out.push({ ...full, [field.name]: { ...inner, [key]: value } });
+      out.push({ ...full, [field.name]: { ...inner, not_listed: 1 } });
+    }
+  }
+  out.push({ ...full, not_listed: 1 });
+  const members = JSON.stringify(full).slice(1, -1);
+  out.push(JSON.parse(`{"__proto__": 1${members === '' ? '' : `, ${members}`}}`));
+  return out;
+}
+
+function agreement(m: CatalogModel, event: EventVersionModel): void {
+  it.each(MODES)('%s: the same verdict as ajv on every sample', (mode) => {
+    const schema = payloadSchema(m, event, mode);
+    const check = compileCheck(schema);
+    const runtime = ajv.getSchema(schema.$id as string) ?? ajv.compile(schema);
+    const payloads = [fullPayload(m, event), minimalPayload(m, event), ...mutations(m, event).map((c) => c.payload), ...oddPayloads(m, event)];
+    for (const [i, payload] of payloads.entries()) {
+      expect(check(payload), `${event.key} ${mode}: payload #${i} ${JSON.stringify(payload)?.slice(0, 200)}`).toBe(runtime(payload));
+    }
+  });
+}
+
+describe.each(model.events.map((event) => [event.key, event] as const))('%s', (_key, event) => agreement(model, event));
+describe.each(synthetic.events.map((event) => [event.key, event] as const))('synthetic %s (nullable fields)', (_key, event) => agreement(synthetic, event));
+
+describe('payloadCheckCode', () => {
+  it.each([
+    ['a keyword it does not know', { type: 'string', minLength: 1 }, /keyword "minLength" is not supported/],
+    ['a reference outside $defs', { $ref: 'https://example.com/other.json' }, /only "#\/\$defs\/<name>" references/],
+    ['a reference to a missing definition', { $ref: '#/$defs/missing' }, /no \$defs entry "missing"/],
+    ['an unknown type', { type: 'date' }, /unknown JSON type "date"/],
+  ])('fails generation on %s', (_name, schema, want) => {
+    expect(() => payloadCheckCode('accepts', schema)).toThrow(want);
+  });
+
+  it.each([
+    ['number and integer', { type: ['number', 'integer'] }, [1, 1.5, 'x', Number.NaN], [true, true, false, false]],
+    ['a recursive definition', { $ref: '#/$defs/node', $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } } } }, [{ next: { next: {} } }, { next: { next: 1 } }], [true, false]],
+    ['additional properties with a schema', { type: 'object', properties: { a: {} }, additionalProperties: { type: 'string' } }, [{ a: 1, b: 'x' }, { a: 1, b: 2 }], [true, false]],
+    ['no properties at all', { type: 'object', additionalProperties: false }, [{}, { a: 1 }], [true, false]],
+  ])('gives ajv’s verdicts for %s', (_name, schema, values, want) => {
+    const check = compileCheck(schema);
+    const runtime = new Ajv2020(validatorAjvOptions(false)).compile(schema);
+    expect(values.map((v) => check(v))).toEqual(want);
+    expect(values.map((v) => runtime(v))).toEqual(want);
+  });
+});
