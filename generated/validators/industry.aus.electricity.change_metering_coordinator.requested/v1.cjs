@@ -7,7 +7,7 @@ let fullPair;
 /** Verdicts only, no errors: the path every message takes. */
 exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };
 
-/** Stop at the first error: the path every message takes. */
+/** Stop at the first error: for a huge rejected payload whose bounded search found no fault. */
 exports.fast = buildFast();
 
 /** Collect every error: built on first call, used only for rejected messages. */
