@@ -1,27 +1,15 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
-import { decodeEvent, type EventErrorCode, type ValidationMode } from '../index.js';
+import type { EventErrorCode } from '../index.js';
+import { emptyTally, keep, recheck, type ReplaySelection, type ReplayTally } from '../bus/replay.js';
 import { DEAD_LETTER_HEADERS } from './dead-letter-headers.js';
 
-export interface ReplayDeadLettersOptions {
+export interface ReplayDeadLettersOptions extends ReplaySelection {
   /** The stream that holds the dead letters. */
   stream: string;
-  /** Validation mode for the re-check. Default `tolerant`, as consumers use. */
-  mode?: ValidationMode;
-  /** Stop after examining this many dead letters. Default: all of them. */
-  limit?: number;
-  /** Only report what would move. */
-  dryRun?: boolean;
 }
 
-export interface ReplayReport {
-  examined: number;
-  /** Valid now: published again on their original subject and removed from the dead-letter stream. */
-  moved: number;
-  /** Still rejected, by the reason they are rejected for now; they stay where they are. */
-  kept: Partial<Record<EventErrorCode | 'no_subject', number>>;
-  /** The moved ones: dead-letter sequence, subject published to, reason they had been set aside for. */
-  movedMessages: { deadLetterSeq: number; subject: string; reason: string }[];
-}
+/** What a replay did; each moved one names its dead-letter sequence, the subject it went to and the reason it had been set aside for. */
+export type ReplayReport = ReplayTally<EventErrorCode | 'no_subject', { deadLetterSeq: number; subject: string; reason: string }>;
 
 /**
  * After an upgrade (a newer catalog, a fixed handler): re-validates every dead letter in
@@ -32,8 +20,7 @@ export interface ReplayReport {
 export async function replayDeadLetters(jsm: JetStreamManager, options: ReplayDeadLettersOptions): Promise<ReplayReport> {
   const js = jsm.jetstream();
   const info = await jsm.streams.info(options.stream);
-  const report: ReplayReport = { examined: 0, moved: 0, kept: {}, movedMessages: [] };
-  const keep = (why: EventErrorCode | 'no_subject') => (report.kept[why] = (report.kept[why] ?? 0) + 1);
+  const report: ReplayReport = emptyTally();
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
 
   for (let seq = info.state.first_seq; seq <= info.state.last_seq && report.examined < limit; seq++) {
@@ -41,13 +28,13 @@ export async function replayDeadLetters(jsm: JetStreamManager, options: ReplayDe
     if (stored === null) continue; // deleted earlier
     report.examined += 1;
     const subject = stored.header?.get(DEAD_LETTER_HEADERS.subject) ?? '';
-    const result = decodeEvent(stored.data, { mode: options.mode ?? 'tolerant' });
+    const result = recheck(stored.data, options);
     if (!result.ok) {
-      keep(result.error.code);
+      keep(report, result.error.code);
       continue;
     }
     if (subject === '') {
-      keep('no_subject');
+      keep(report, 'no_subject');
       continue;
     }
     if (!options.dryRun) {

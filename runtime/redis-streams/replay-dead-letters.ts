@@ -1,30 +1,18 @@
 import type { Redis } from 'ioredis';
-import { decodeEvent, type EventErrorCode, type ValidationMode } from '../index.js';
+import type { EventErrorCode } from '../index.js';
+import { emptyTally, keep, recheck, type ReplaySelection, type ReplayTally } from '../bus/replay.js';
 import { MESSAGE_FIELD } from './publish-event.js';
 import { replyText, toEntries } from './stream-replies.js';
 
-export interface ReplayDeadLettersOptions {
+export interface ReplayDeadLettersOptions extends ReplaySelection {
   /** The stream that holds the dead letters. */
   deadLetterStream: string;
   /** The stream to add the messages that are valid now to. */
   stream: string;
-  /** Validation mode for the re-check. Default `tolerant`, as consumers use. */
-  mode?: ValidationMode;
-  /** Stop after examining this many dead letters. Default: all of them. */
-  limit?: number;
-  /** Only report what would move. */
-  dryRun?: boolean;
 }
 
-export interface ReplayReport {
-  examined: number;
-  /** Valid now: added to `stream` again and deleted from the dead-letter stream. */
-  moved: number;
-  /** Still rejected, by the reason they are rejected for now; they stay where they are. */
-  kept: Partial<Record<EventErrorCode, number>>;
-  /** The moved ones: dead-letter id, new id in `stream`, reason they had been set aside for. */
-  movedMessages: { deadLetterId: string; id: string; reason: string }[];
-}
+/** What a replay did; each moved one names its dead-letter id, its new id in `stream` and the reason it had been set aside for. */
+export type ReplayReport = ReplayTally<EventErrorCode, { deadLetterId: string; id: string; reason: string }>;
 
 const PAGE = 200;
 
@@ -34,7 +22,7 @@ const PAGE = 200;
  * one `MULTI`. The rest stay, counted by the reason they still fail.
  */
 export async function replayDeadLetters(redis: Redis, options: ReplayDeadLettersOptions): Promise<ReplayReport> {
-  const report: ReplayReport = { examined: 0, moved: 0, kept: {}, movedMessages: [] };
+  const report: ReplayReport = emptyTally();
   const limit = options.limit ?? Number.POSITIVE_INFINITY;
   let start = '-';
   while (report.examined < limit) {
@@ -43,9 +31,9 @@ export async function replayDeadLetters(redis: Redis, options: ReplayDeadLetters
       if (report.examined >= limit) break;
       report.examined += 1;
       const data = entry.fields.get(MESSAGE_FIELD) ?? Buffer.alloc(0);
-      const result = decodeEvent(data, { mode: options.mode ?? 'tolerant' });
+      const result = recheck(data, options);
       if (!result.ok) {
-        report.kept[result.error.code] = (report.kept[result.error.code] ?? 0) + 1;
+        keep(report, result.error.code);
         continue;
       }
       let id = '';
