@@ -1,7 +1,7 @@
 import { clip } from './echo.js';
 import { locateJsonSyntaxError } from './json-syntax.js';
 import { rejection, type ValidateOptions, type ValidationResult } from './result.js';
-import { validateEvent } from './validate-event.js';
+import { validateInMode } from './validate-event.js';
 import { isStrict } from './validate-options.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -15,7 +15,7 @@ const malformed = (message: string, code: string): ValidationResult => rejection
  * stops being JSON.
  */
 export function decodeEvent(raw: string | Uint8Array, options?: ValidateOptions): ValidationResult {
-  isStrict(options); // options that do not exist throw whatever the message is
+  const strict = isStrict(options); // options that do not exist throw whatever the message is
   let text: string;
   if (typeof raw === 'string') {
     text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw;
@@ -42,5 +42,5 @@ export function decodeEvent(raw: string | Uint8Array, options?: ValidateOptions)
       return malformed(`invalid JSON: ${clip(parserSays)}`, 'json_syntax');
     }
   }
-  return validateEvent(message, options);
+  return validateInMode(message, strict);
 }

@@ -47,7 +47,11 @@ function unknownEvent(type: string, version: string): { ok: false; error: EventE
  * version, then the payload, with one precompiled validator. Never throws.
  */
 export function validateEvent(message: unknown, options?: ValidateOptions): ValidationResult {
-  const strict = options !== undefined && isStrict(options);
+  return validateInMode(message, options !== undefined && isStrict(options));
+}
+
+/** `validateEvent` once its options are read (`decodeEvent` reads them before decoding). */
+export function validateInMode(message: unknown, strict: boolean): ValidationResult {
   try {
     return check(message, strict);
   } catch (thrown) {
