@@ -1,6 +1,7 @@
 /**
  * The generator, stage by stage: load (read, check, resolve) → emit schemas, types,
- * validators, index (registry, event entries, manifest), docs, AsyncAPI. Everything happens
+ * validators, index (registry, event entries, manifest), docs, AsyncAPI, and the REST API
+ * (its schemas, types, validators, operations, docs page and OpenAPI). Everything happens
  * in memory on one thread; writing is the caller's last step, so a failure anywhere leaves
  * `generated/` untouched.
  */
