@@ -27,7 +27,7 @@ function acceptedEvent(message: unknown, strict: boolean): CatalogEvent | undefi
  * payload's prototype, then the payload. What a rejected message is told depends on this
  * order alone (a hostile getter or proxy can throw at any step), not on how the valid path reads.
  */
-function checkInOrder(message: unknown, strict: boolean): ValidationResult {
+function checkInOrder(message: unknown, strict: boolean, payloadRejected: boolean): ValidationResult {
   if (!isPlainObject(message)) return notAnObject();
   const { type, version, payload } = message;
   if (typeof type === 'string' && typeof version === 'string' && isPlainObject(payload)) {
@@ -35,7 +35,8 @@ function checkInOrder(message: unknown, strict: boolean): ValidationResult {
     while (slot !== undefined && slot.version !== version) slot = slot.next;
     if (slot !== undefined) {
       const compiled = slot.module();
-      if ((strict ? compiled.accepts.strict : compiled.accepts.tolerant)(payload)) return { ok: true, event: message as unknown as CatalogEvent };
+      // `payloadRejected`: the valid path got this far and the event's check said no; asking again would say the same.
+      if (!payloadRejected && (strict ? compiled.accepts.strict : compiled.accepts.tolerant)(payload)) return { ok: true, event: message as unknown as CatalogEvent };
       return { ok: false, error: payloadRejection(compiled, type, version, payload, strict) };
     }
   }
@@ -73,14 +74,17 @@ export function validateEvent(message: unknown, options?: ValidateOptions): Vali
 
 /** `validateEvent` once its options are read (`decodeEvent` reads them before decoding). */
 export function validateInMode(message: unknown, strict: boolean): ValidationResult {
+  // Whether the valid path ran to its end: then a plain payload of a known event was refused by its check.
+  let ranToEnd = false;
   try {
     const event = acceptedEvent(message, strict);
     if (event !== undefined) return { ok: true, event };
+    ranToEnd = true;
   } catch {
     // A getter or proxy threw: `checkInOrder` says what the message gets.
   }
   try {
-    return checkInOrder(message, strict);
+    return checkInOrder(message, strict, ranToEnd);
   } catch (thrown) {
     // Only hostile objects get here (getters or proxies that throw while being read).
     let reason = 'unreadable value';
