@@ -10,7 +10,7 @@ import { ERROR_PATH_PEERS, type ErrorPathResult } from './error-path.js';
 import type { GenerationResult } from './generation.js';
 import type { BenchStats, TimingOptions } from './measure.js';
 import { EVENT_TARGET_GZIP_BYTES, type SizeResult } from './size.js';
-import type { ThroughputResult } from './throughput.js';
+import { OURS_STRICT, type ThroughputResult } from './throughput.js';
 import { TARGET_CASES, type TypeCheckResult, type TypeCheckRow } from './type-check.js';
 
 export const GROUPS = ['throughput', 'error-path', 'cold-start', 'generation', 'type-check', 'size', 'bus'] as const;
@@ -122,6 +122,20 @@ function targets(r: BenchResults): TargetCheck[] {
     atMost('throughput.map-ajv.even', t.even, 'valid messages (evenly spread)', MAP_AJV, 0.9, 'a hand-rolled `Map` → `ajv.compile`');
     atMost('throughput.typebox.valid', t.validOnly, 'valid messages (skewed)', TYPEBOX, 0.9, 'TypeBox `Compile` behind the same `Map`');
     atMost('throughput.typebox.even', t.even, 'valid messages (evenly spread)', TYPEBOX, 0.9, 'TypeBox `Compile` behind the same `Map`');
+    const strict = find(t.even, OURS_STRICT);
+    if (strict) {
+      const tolerant = find(t.even, OURS)!;
+      const measured = strict.nsPerItem / tolerant.nsPerItem;
+      out.push({
+        id: 'throughput.strict',
+        group: 'throughput',
+        text: 'strict mode ≤ 1.2× the time of tolerant mode (evenly spread valid messages)',
+        measured,
+        measuredText: `${ratio(measured)} (${num(strict.nsPerItem)} vs ${num(tolerant.nsPerItem)} ns/message)`,
+        met: measured <= 1.2,
+        gap: `strict would need ≤ ${num(tolerant.nsPerItem * 1.2)} ns/message (now ${num(strict.nsPerItem)})`,
+      });
+    }
     atMost('throughput.map-ajv.stream', t.stream, 'the stream with ~5 % rejected', MAP_AJV, 1, 'the first-error `Map` → `ajv.compile`');
     for (const [id, limit, label] of [
       ['throughput.json-parse', 0.3, 'valid messages cost ≤ 0.3× `JSON.parse` of the same messages'],
