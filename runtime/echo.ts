@@ -17,7 +17,12 @@ export function clip(text: string, limit = ECHO_LIMIT): string {
   return `${text.slice(0, end)}…[${(text.length - end).toLocaleString('en-US')} more characters]`;
 }
 
+/** Printable ASCII but `"` and `\`: text that JSON escaping leaves as it is. */
+const NOTHING_TO_ESCAPE = /^[ !#-[\]-~]*$/;
+
 /** A message string in double quotes for an error message: clipped, escaped, safe to log. */
-export const quote = (text: string): string => JSON.stringify(clip(text, QUOTE_LIMIT));
+export const quote = (text: string): string =>
+  // Most names (property names, event types) need neither: skip the serializer for them.
+  text.length <= QUOTE_LIMIT && NOTHING_TO_ESCAPE.test(text) ? `"${text}"` : JSON.stringify(clip(text, QUOTE_LIMIT));
 
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;

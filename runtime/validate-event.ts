@@ -1,21 +1,42 @@
 import type { CatalogEvent } from '../generated/types.js';
-import { compiledEvents } from '../generated/registry.cjs';
+import { compiledEvents, type CompiledEventSlot } from '../generated/registry.cjs';
 import { isPlainObject, payloadRejection } from './check-payload.js';
 import { clip, quote } from './echo.js';
 import { envelopeRejection, notAnObject } from './envelope.js';
 import { EventValidationError, rejection, type EventError, type ValidateOptions, type ValidationResult } from './result.js';
 import { isStrict } from './validate-options.js';
 
-function check(message: unknown, strict: boolean): ValidationResult {
+/**
+ * The valid path, in one piece: answers only "valid", and builds nothing but the result. It
+ * reads the members first and tests the prototypes after (once an object's members are read
+ * the engine knows its shape, and the test costs next to nothing; the payload's is tested by
+ * the event's own check). Anything else, a rejection or a read that throws, is for
+ * `checkInOrder`.
+ */
+function acceptedEvent(message: unknown, strict: boolean): CatalogEvent | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { type, version, payload } = message as Record<string, unknown>;
+  if (typeof type !== 'string' || typeof version !== 'string' || !isPlainObject(message)) return undefined;
+  let slot = compiledEvents.get(type);
+  while (slot !== undefined && slot.version !== version) slot = slot.next;
+  return slot !== undefined && (strict ? slot.strict : slot.tolerant)(payload) ? (message as unknown as CatalogEvent) : undefined;
+}
+
+/**
+ * The whole check, in the documented order: the message's prototype, its members, the
+ * payload's prototype, then the payload. What a rejected message is told depends on this
+ * order alone (a hostile getter or proxy can throw at any step), not on how the valid path reads.
+ */
+function checkInOrder(message: unknown, strict: boolean, payloadRejected: boolean): ValidationResult {
   if (!isPlainObject(message)) return notAnObject();
   const { type, version, payload } = message;
-  // The valid path first, in one piece: every member is read once, and nothing is built
-  // but the result.
   if (typeof type === 'string' && typeof version === 'string' && isPlainObject(payload)) {
-    const load = compiledEvents.get(type)?.get(version);
-    if (load !== undefined) {
-      const compiled = load();
-      if ((strict ? compiled.accepts.strict : compiled.accepts.tolerant)(payload)) return { ok: true, event: message as unknown as CatalogEvent };
+    let slot = compiledEvents.get(type);
+    while (slot !== undefined && slot.version !== version) slot = slot.next;
+    if (slot !== undefined) {
+      const compiled = slot.module();
+      // `payloadRejected`: the valid path got this far and the event's check said no; asking again would say the same.
+      if (!payloadRejected && (strict ? compiled.accepts.strict : compiled.accepts.tolerant)(payload)) return { ok: true, event: message as unknown as CatalogEvent };
       return { ok: false, error: payloadRejection(compiled, type, version, payload, strict) };
     }
   }
@@ -24,8 +45,8 @@ function check(message: unknown, strict: boolean): ValidationResult {
 
 /** Why a well-formed envelope names no event of the catalog. */
 function unknownEvent(type: string, version: string): { ok: false; error: EventError } {
-  const versions = compiledEvents.get(type);
-  if (versions === undefined) {
+  const first = compiledEvents.get(type);
+  if (first === undefined) {
     return rejection(
       'unknown_event_type',
       `unknown event type ${quote(type)}`,
@@ -33,7 +54,8 @@ function unknownEvent(type: string, version: string): { ok: false; error: EventE
       { type: clip(type), version: clip(version) },
     );
   }
-  const knownVersions = [...versions.keys()];
+  const knownVersions: string[] = [];
+  for (let slot: CompiledEventSlot | undefined = first; slot !== undefined; slot = slot.next) knownVersions.push(slot.version);
   return rejection(
     'unknown_event_version',
     `unknown version ${quote(version)} of ${type} (known: ${knownVersions.join(', ')})`,
@@ -52,8 +74,17 @@ export function validateEvent(message: unknown, options?: ValidateOptions): Vali
 
 /** `validateEvent` once its options are read (`decodeEvent` reads them before decoding). */
 export function validateInMode(message: unknown, strict: boolean): ValidationResult {
+  // Whether the valid path ran to its end: then a plain payload of a known event was refused by its check.
+  let ranToEnd = false;
   try {
-    return check(message, strict);
+    const event = acceptedEvent(message, strict);
+    if (event !== undefined) return { ok: true, event };
+    ranToEnd = true;
+  } catch {
+    // A getter or proxy threw: `checkInOrder` says what the message gets.
+  }
+  try {
+    return checkInOrder(message, strict, ranToEnd);
   } catch (thrown) {
     // Only hostile objects get here (getters or proxies that throw while being read).
     let reason = 'unreadable value';

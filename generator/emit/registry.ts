@@ -6,30 +6,43 @@ import { validatorPaths } from './validator-paths.js';
 
 /**
  * `registry.cjs` (+ `.d.cts`), plain CommonJS text: what the runtime dispatches on. Type →
- * version → a loader that `require`s that event's validator module the first time it is
- * called, then keeps it: importing the package parses no validator code, and two `Map`
- * lookups reach any event. The `require` paths are string literals, so bundlers still find
- * every module. Also the public `eventCatalog` list, and `messageSchemaId`, the one place the
- * runtime learns how message schemas are named.
+ * the slot of its first version, each slot linked to the next version of the same type: one
+ * `Map` lookup and (almost always) one string comparison reach any event. A slot's checks are
+ * stubs that `require` that event's validator module the first time one is called and then
+ * put the module's own checks in their place, so importing the package parses no validator
+ * code and a warm call goes straight to the generated function. The `require` paths are
+ * string literals, so bundlers still find every module. Also the public `eventCatalog`
+ * list, and `messageSchemaId`, the one place the runtime learns how message schemas are named.
  */
 export function emitRegistry(model: CatalogModel): EmittedFile[] {
-  const byType = new Map<string, string[]>();
-  for (const event of model.events) {
-    const loader = `[${JSON.stringify(event.version)}, lazy(() => require(${JSON.stringify(`./${validatorPaths.module(event)}`)}))]`;
-    byType.set(event.type, [...(byType.get(event.type) ?? []), loader]);
-  }
+  const byType = new Map<string, CatalogModel['events'][number][]>();
+  for (const event of model.events) byType.set(event.type, [...(byType.get(event.type) ?? []), event]);
+  const slotChain = (versions: CatalogModel['events'][number][]): string =>
+    versions.reduceRight((next, event) => `slot(${JSON.stringify(event.version)}, () => require(${JSON.stringify(`./${validatorPaths.module(event)}`)}), ${next})`, 'undefined');
   const banner = codeBanner(model.sourceFiles);
   const catalogEntry = (e: CatalogModel['events'][number]): string =>
     `Object.freeze({ type: ${JSON.stringify(e.type)}, version: ${JSON.stringify(e.version)}, name: ${JSON.stringify(e.name)}, open: ${e.open !== false} }),`;
 
   const module = [
     "'use strict';",
-    '/** Loads a module on first call, then returns the same one. */',
-    'function lazy(load) {\n  let loaded;\n  return () => (loaded ??= load());\n}',
+    '/** One event version: its checks (stubs until its module is loaded), its module, and the next version of its type. */',
+    'function slot(version, load, next) {',
+    '  let loaded;',
+    '  const module = () => {',
+    '    if (loaded === undefined) {',
+    '      loaded = load();',
+    '      self.tolerant = loaded.accepts.tolerant;',
+    '      self.strict = loaded.accepts.strict;',
+    '    }',
+    '    return loaded;',
+    '  };',
+    '  const self = { version, tolerant: (payload) => module().accepts.tolerant(payload), strict: (payload) => module().accepts.strict(payload), module, next };',
+    '  return self;',
+    '}',
     '',
-    '/** Compiled validators by event type, then version: two `Map` lookups, safe for any string a message carries. */',
+    '/** Event type → the slot of its first version; the others follow through `next`. A `Map`: safe for any string a message carries. */',
     'exports.compiledEvents = new Map([',
-    ...[...byType].map(([type, loaders]) => `  [${JSON.stringify(type)}, new Map([${loaders.join(', ')}])],`),
+    ...[...byType].map(([type, versions]) => `  [${JSON.stringify(type)}, ${slotChain(versions)}],`),
     ']);',
     '/** Every event version in the catalog, in catalog order. */',
     'exports.eventCatalog = Object.freeze([',
@@ -41,8 +54,19 @@ export function emitRegistry(model: CatalogModel): EmittedFile[] {
 
   const declarations = `${banner}import type { CompiledEventModule } from '../runtime/compiled-validator.js' with { 'resolution-mode': 'import' };
 
-/** Compiled validators by event type, then version; each loads its module on first call. */
-export declare const compiledEvents: ReadonlyMap<string, ReadonlyMap<string, () => CompiledEventModule>>;
+/** One event version of the registry. */
+export interface CompiledEventSlot {
+  readonly version: string;
+  /** The event's payload checks (\`accepts\` of its module); the first call loads the module. */
+  readonly tolerant: (payload: unknown) => boolean;
+  readonly strict: (payload: unknown) => boolean;
+  /** The event's validator module, loaded on first call. */
+  readonly module: () => CompiledEventModule;
+  /** The next version of the same event type. */
+  readonly next: CompiledEventSlot | undefined;
+}
+/** Event type → the slot of its first version; the others follow through \`next\`. */
+export declare const compiledEvents: ReadonlyMap<string, CompiledEventSlot>;
 /** Every event version in the catalog, in catalog order. */
 export declare const eventCatalog: readonly { readonly type: string; readonly version: string; readonly name: string; readonly open: boolean }[];
 /** The \`$id\` of an event version's message schema (\`schemas/events/<type>/<version>/message.schema.json\`). */

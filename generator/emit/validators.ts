@@ -106,7 +106,7 @@ function checks(event: EventVersionModel, schemas: JsonSchema[]): string {
   return MODES.map((mode, i) => {
     const name = mode === 'tolerant' ? 'acceptsTolerant' : 'acceptsStrict';
     try {
-      return payloadCheckCode(name, schemas[i]!);
+      return payloadCheckCode(name, schemas[i]!, { plainObject: true });
     } catch (error) {
       throw new Error(`validators: ${event.key} (${mode}): ${error instanceof Error ? error.message : String(error)}`);
     }

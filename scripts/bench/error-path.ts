@@ -10,13 +10,18 @@ import { pathToFileURL } from 'node:url';
 import { summarize, type Summary } from './common.js';
 import type { ErrorPathInput } from './inputs.js';
 import { timeIt, type BenchStats, type TimingOptions } from './measure.js';
+import { ajvPayloadErrors, type MessageSchema } from './peers.js';
 
 export interface ErrorPathJob {
   group: 'error-path';
   rootFile: string;
   input: ErrorPathInput;
+  schemas: MessageSchema[];
   timing: TimingOptions;
 }
+
+/** The peers on the same rejected messages: ajv's own errors, no issue building. */
+export const ERROR_PATH_PEERS = ['Map → ajv.compile (allErrors)', 'Map → ajv.compile (first error)'] as const;
 
 export interface ErrorPathResult {
   counts: { valid: number; singleFault: number; manyFaults: number };
@@ -29,6 +34,10 @@ export interface ErrorPathResult {
   /** Then the first rejection of each event (its all-errors validator built on the spot), µs over events. */
   firstRejectionUs: Summary;
   stats: BenchStats[];
+  /** Per rejected set (`one fault`, `every field null`): ours, then each peer of `ERROR_PATH_PEERS`. */
+  peers: { set: string; stats: BenchStats[] }[];
+  /** Rejected messages on which the all-errors peer reports a different number of errors than ours has issues (for information). */
+  issueCountDifferences: { singleFault: number; manyFaults: number };
 }
 
 interface RootModule {
@@ -82,7 +91,28 @@ export async function measureErrorPath(job: ErrorPathJob): Promise<ErrorPathResu
     return n;
   };
 
+  const allErrors = ajvPayloadErrors(job.schemas, { allErrors: true });
+  const firstError = ajvPayloadErrors(job.schemas, { allErrors: false });
+  const countDifferences = (messages: unknown[]): number =>
+    messages.filter((m) => {
+      const result = root.validateEvent(m);
+      return result.ok || allErrors(m) !== result.error.issues.length;
+    }).length;
+  if ([...single, ...many].some((m) => allErrors(m) <= 0 || firstError(m) <= 0)) throw new Error('an error-path peer accepted (or turned away) a rejected message');
+  const walkPeer = (peer: (message: unknown) => number, messages: unknown[]) => () => {
+    let n = 0;
+    for (let i = 0; i < messages.length; i++) n += peer(messages[i]);
+    return n;
+  };
+
   const t = job.timing;
+  const peers: ErrorPathResult['peers'] = [];
+  for (const [set, messages] of [['rejected: one fault', single], ['rejected: every top-level payload field null', many]] as const) {
+    const setStats = [await timeIt('ours: validateEvent', messages.length, walk(messages), t)];
+    setStats.push(await timeIt(ERROR_PATH_PEERS[0], messages.length, walkPeer(allErrors, messages), t));
+    setStats.push(await timeIt(ERROR_PATH_PEERS[1], messages.length, walkPeer(firstError, messages), t));
+    peers.push({ set, stats: setStats });
+  }
   const stats = [
     await timeIt('valid message (full payload)', valid.length, walk(valid), t),
     await timeIt('rejected: one fault (missing, wrong type or nested)', single.length, walk(single), t),
@@ -95,5 +125,7 @@ export async function measureErrorPath(job: ErrorPathJob): Promise<ErrorPathResu
     firstValidUs: summarize(firstValidUs),
     firstRejectionUs: summarize(firstRejectionUs),
     stats,
+    peers,
+    issueCountDifferences: { singleFault: countDifferences(single), manyFaults: countDifferences(many) },
   };
 }

@@ -123,6 +123,29 @@ export function ajvPayloadMap(schemas: readonly MessageSchema[], options: { allE
   return payloadMap(schemas, (payload) => ajv.compile(payload));
 }
 
+/**
+ * The `Map` → `ajv.compile` peer on the error path: the number of errors ajv reports for a
+ * message (its `errors` array, messages included, as ajv builds it by default), 0 when valid,
+ * -1 when the envelope check or the `Map` turns it away.
+ */
+export function ajvPayloadErrors(schemas: readonly MessageSchema[], options: { allErrors: boolean }): (message: unknown) => number {
+  const ajv = new Ajv2020({ allErrors: options.allErrors });
+  const table = new Map<string, Map<string, ReturnType<typeof ajv.compile>>>();
+  for (const s of schemas) {
+    let versions = table.get(s.type);
+    if (!versions) table.set(s.type, (versions = new Map()));
+    versions.set(s.version, ajv.compile(s.payload));
+  }
+  return (message) => {
+    if (!isObject(message)) return -1;
+    const { type, version, payload } = message;
+    if (typeof type !== 'string' || typeof version !== 'string' || !isObject(payload)) return -1;
+    const validate = table.get(type)?.get(version);
+    if (validate === undefined) return -1;
+    return validate(payload) ? 0 : (validate.errors?.length ?? 0);
+  };
+}
+
 export function typeboxPayloadMap(schemas: readonly MessageSchema[]): Check {
   return payloadMap(schemas, (payload) => {
     const compiled = Compile(payload as never);

@@ -6,11 +6,11 @@
 import type { BusResult } from './bus-throughput.js';
 import type { ColdStartResult } from './cold-start.js';
 import type { MachineInfo } from './common.js';
-import type { ErrorPathResult } from './error-path.js';
+import { ERROR_PATH_PEERS, type ErrorPathResult } from './error-path.js';
 import type { GenerationResult } from './generation.js';
 import type { BenchStats, TimingOptions } from './measure.js';
 import { EVENT_TARGET_GZIP_BYTES, type SizeResult } from './size.js';
-import type { ThroughputResult } from './throughput.js';
+import { OURS_STRICT, type ThroughputResult } from './throughput.js';
 import { TARGET_CASES, type TypeCheckResult, type TypeCheckRow } from './type-check.js';
 
 export const GROUPS = ['throughput', 'error-path', 'cold-start', 'generation', 'type-check', 'size', 'bus'] as const;
@@ -122,6 +122,20 @@ function targets(r: BenchResults): TargetCheck[] {
     atMost('throughput.map-ajv.even', t.even, 'valid messages (evenly spread)', MAP_AJV, 0.9, 'a hand-rolled `Map` → `ajv.compile`');
     atMost('throughput.typebox.valid', t.validOnly, 'valid messages (skewed)', TYPEBOX, 0.9, 'TypeBox `Compile` behind the same `Map`');
     atMost('throughput.typebox.even', t.even, 'valid messages (evenly spread)', TYPEBOX, 0.9, 'TypeBox `Compile` behind the same `Map`');
+    const strict = find(t.even, OURS_STRICT);
+    if (strict) {
+      const tolerant = find(t.even, OURS)!;
+      const measured = strict.nsPerItem / tolerant.nsPerItem;
+      out.push({
+        id: 'throughput.strict',
+        group: 'throughput',
+        text: 'strict mode ≤ 1.2× the time of tolerant mode (evenly spread valid messages)',
+        measured,
+        measuredText: `${ratio(measured)} (${num(strict.nsPerItem)} vs ${num(tolerant.nsPerItem)} ns/message)`,
+        met: measured <= 1.2,
+        gap: `strict would need ≤ ${num(tolerant.nsPerItem * 1.2)} ns/message (now ${num(strict.nsPerItem)})`,
+      });
+    }
     atMost('throughput.map-ajv.stream', t.stream, 'the stream with ~5 % rejected', MAP_AJV, 1, 'the first-error `Map` → `ajv.compile`');
     for (const [id, limit, label] of [
       ['throughput.json-parse', 0.3, 'valid messages cost ≤ 0.3× `JSON.parse` of the same messages'],
@@ -155,6 +169,21 @@ function targets(r: BenchResults): TargetCheck[] {
     }
   }
 
+  const e = r.errorPath;
+  for (const { set, stats } of e?.peers ?? []) {
+    const mine = stats[0]!;
+    const peer = find(stats, ERROR_PATH_PEERS[0])!;
+    const measured = mine.nsPerItem / peer.nsPerItem;
+    out.push({
+      id: `error-path.all-errors.${set === 'rejected: one fault' ? 'one-fault' : 'many-faults'}`,
+      group: 'error-path',
+      text: `${set}: ≤ 2× the time of ajv \`allErrors\` behind the same \`Map\` (its errors, no issues built)`,
+      measured,
+      measuredText: `${ratio(measured)} (${num(mine.nsPerItem)} vs ${num(peer.nsPerItem)} ns/message)`,
+      met: measured <= 2,
+      gap: `ours would need ≤ ${num(peer.nsPerItem * 2)} ns/message (now ${num(mine.nsPerItem)}): ${ratio(measured / 2)} faster than today`,
+    });
+  }
   const c = r.coldStart;
   if (c) {
     const bare = c.scripts.bare.ms.median;
@@ -329,6 +358,21 @@ function throughputSection(t: ThroughputResult, settings: BenchResults['settings
   return lines;
 }
 
+/** The error path against the hand-rolled peers. */
+function errorPathPeers(e: ErrorPathResult): string[] {
+  return [
+    'The same rejected messages through the hand-rolled peers (envelope check, `Map`, `ajv.compile` of the payload schema): ajv\'s own `errors` array, with its messages, and nothing more; ours builds every issue with its path and message, and the error message. ' +
+      `Messages where the all-errors peer reports another number of errors than ours has issues: ${e.issueCountDifferences.singleFault} of ${e.counts.singleFault} (one fault), ${e.issueCountDifferences.manyFaults} of ${e.counts.manyFaults} (every field null).`,
+    '',
+    ...table(
+      ['rejected set', 'validator', 'ns/message (median)', 'p25–p75', 'time ÷ ours', 'samples'],
+      e.peers.flatMap(({ set, stats }) => stats.map((s) => [set, s.name, num(s.nsPerItem), `${num(s.p25Ns / s.items)}–${num(s.p75Ns / s.items)}`, s === stats[0] ? '—' : ratio(s.nsPerItem / stats[0]!.nsPerItem), s.samples])),
+      ['l', 'l'],
+    ),
+    '',
+  ];
+}
+
 function errorPathSection(e: ErrorPathResult): string[] {
   const valid = e.stats[0]!;
   return [
@@ -343,6 +387,7 @@ function errorPathSection(e: ErrorPathResult): string[] {
       e.stats.map((s) => [s.name, num(s.nsPerItem), `${num(s.p25Ns / s.items)}–${num(s.p75Ns / s.items)}`, ratio(s.nsPerItem / valid.nsPerItem), s.samples]),
     ),
     '',
+    ...(e.peers === undefined ? [] : errorPathPeers(e)),
     `One call each, in a fresh process, over the ${e.firstValidUs.n} events in catalog order: the first message of an event ` +
       `(whatever the root does the first time it sees that event) median ${num(e.firstValidUs.median)} µs (p75 ${num(e.firstValidUs.p75)}, max ${num(e.firstValidUs.max)}); ` +
       `then that event's first rejection (its all-errors validator is built then) median ${num(e.firstRejectionUs.median)} µs (p75 ${num(e.firstRejectionUs.p75)}, max ${num(e.firstRejectionUs.max)}). ` +

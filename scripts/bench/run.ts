@@ -188,7 +188,7 @@ async function main(): Promise<void> {
     }
     if (pkg && wants('error-path')) {
       results.errorPath = await timedGroup('error-path', () => {
-        const job: ErrorPathJob = { group: 'error-path', rootFile: pkg.rootFile, input: prepareErrorPath(), timing: s.timing };
+        const job: ErrorPathJob = { group: 'error-path', rootFile: pkg.rootFile, input: prepareErrorPath(), schemas, timing: s.timing };
         return runWorker<ErrorPathResult>(worker, work, pkg.nodeArgs, job);
       });
     }

@@ -12,6 +12,9 @@ import type { StreamInput } from './inputs.js';
 import { timeIt, type BenchStats, type TimingOptions } from './measure.js';
 import { ajvDiscriminator, ajvOneOf, ajvPayloadMap, typeboxPayloadMap, zodDiscriminatedUnion, zodMap, type Check, type MessageSchema } from './peers.js';
 
+/** Ours in strict mode (evenly spread stream only: its messages are valid in both modes). */
+export const OURS_STRICT = 'ours: validateEvent, strict mode';
+
 export interface ThroughputJob {
   group: 'throughput';
   rootFile: string;
@@ -42,7 +45,7 @@ export interface ThroughputResult {
 // Worker side
 
 interface RootModule {
-  validateEvent(message: unknown): { ok: boolean };
+  validateEvent(message: unknown, options?: { mode: 'strict' }): { ok: boolean };
   decodeEvent(raw: string): { ok: boolean };
 }
 
@@ -60,6 +63,8 @@ export async function measureThroughput(job: ThroughputJob): Promise<ThroughputR
 
   const setupMs: Record<string, number> = {};
   const ours: Check = (m) => root.validateEvent(m).ok;
+  const strictMode = { mode: 'strict' } as const;
+  const oursStrict: Check = (m) => root.validateEvent(m, strictMode).ok;
   const peers: [string, Check][] = [
     ['ajv discriminator (type → version)', timed(setupMs, 'ajv discriminator (type → version)', () => ajvDiscriminator(job.schemas))],
     ['zod 4, Map type → version → schema', timed(setupMs, 'zod 4, Map type → version → schema', () => zodMap(job.schemas))],
@@ -88,7 +93,7 @@ export async function measureThroughput(job: ThroughputJob): Promise<ThroughputR
   disagreements['decodeEvent (text)'] = decodeDisagree;
   const evenMessages: unknown[] = job.even.map((t) => JSON.parse(t) as unknown);
   // Every evenly spread message is valid: ours and every peer must accept each one.
-  for (const [name, check] of [['ours: validateEvent', ours] as const, ...peers]) {
+  for (const [name, check] of [['ours: validateEvent', ours] as const, [OURS_STRICT, oursStrict] as const, ...peers]) {
     const rejected = evenMessages.filter((m) => !check(m)).length;
     if (rejected > 0) disagreements[`${name} (evenly spread, rejects valid)`] = rejected;
   }
@@ -130,6 +135,7 @@ export async function measureThroughput(job: ThroughputJob): Promise<ThroughputR
 
   const even: BenchStats[] = [];
   even.push(await timeIt('ours: validateEvent', evenMessages.length, walk(ours, evenMessages), t));
+  even.push(await timeIt(OURS_STRICT, evenMessages.length, walk(oursStrict, evenMessages), t));
   even.push(await timeIt('JSON.parse of the same messages (text)', job.even.length, parseAll(job.even), t));
   for (const [name, check] of peers) even.push(await timeIt(name, evenMessages.length, walk(check, evenMessages), t));
 

@@ -24,10 +24,14 @@ const synthetic = syntheticModel();
 const ajv = new Ajv2020(validatorAjvOptions(false));
 
 /** The emitted check, made callable here (the generated module declares it the same way). */
-function compileCheck(schema: Record<string, unknown>): (data: unknown) => boolean {
+function compileCheck(schema: Record<string, unknown>, options: { plainObject?: boolean } = {}): (data: unknown) => boolean {
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- test only: runs the emitted text
-  return new Function(`${payloadCheckCode('accepts', schema)}\nreturn accepts;`)() as (data: unknown) => boolean;
+  return new Function(`${payloadCheckCode('accepts', schema, options)}\nreturn accepts;`)() as (data: unknown) => boolean;
 }
+
+/** An object as `JSON.parse` makes it. */
+const isPlainObject = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && [Object.prototype, null].includes(Object.getPrototypeOf(value) as object | null);
 
 /** Values ajv has its own rules for, put in place of each top-level field and of the whole payload. */
 const ODD_VALUES: unknown[] = [null, 0, 1.5, -0, Number.NaN, Number.POSITIVE_INFINITY, '', 'x', true, [], [1], {}, Object.create({ inherited: 1 }), new Date(0)];
@@ -55,11 +59,12 @@ function oddPayloads(m: CatalogModel, event: EventVersionModel): unknown[] {
 function agreement(m: CatalogModel, event: EventVersionModel): void {
   it.each(MODES)('%s: the same verdict as ajv on every sample', (mode) => {
     const schema = payloadSchema(m, event, mode);
-    const check = compileCheck(schema);
+    // As the generated modules write it: a payload must also be a plain object.
+    const check = compileCheck(schema, { plainObject: true });
     const runtime = ajv.getSchema(schema.$id as string) ?? ajv.compile(schema);
     const payloads = [fullPayload(m, event), minimalPayload(m, event), ...mutations(m, event).map((c) => c.payload), ...oddPayloads(m, event)];
     for (const [i, payload] of payloads.entries()) {
-      expect(check(payload), `${event.key} ${mode}: payload #${i} ${JSON.stringify(payload)?.slice(0, 200)}`).toBe(runtime(payload));
+      expect(check(payload), `${event.key} ${mode}: payload #${i} ${JSON.stringify(payload)?.slice(0, 200)}`).toBe(runtime(payload) && isPlainObject(payload));
     }
   });
 }
@@ -79,6 +84,8 @@ describe('payloadCheckCode', () => {
 
   it.each([
     ['number and integer', { type: ['number', 'integer'] }, [1, 1.5, 'x', Number.NaN], [true, true, false, false]],
+    ['integer', { type: 'integer' }, [1, -0, 2 ** 53, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '1', null], [true, true, true, false, false, false, false, false]],
+    ['number', { type: 'number' }, [1, -1.5, Number.MAX_VALUE, Number.NaN, Number.NEGATIVE_INFINITY, '1', null], [true, true, true, false, false, false, false]],
     ['a recursive definition', { $ref: '#/$defs/node', $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } } } }, [{ next: { next: {} } }, { next: { next: 1 } }], [true, false]],
     ['additional properties with a schema', { type: 'object', properties: { a: {} }, additionalProperties: { type: 'string' } }, [{ a: 1, b: 'x' }, { a: 1, b: 2 }], [true, false]],
     ['no properties at all', { type: 'object', additionalProperties: false }, [{}, { a: 1 }], [true, false]],
@@ -87,5 +94,14 @@ describe('payloadCheckCode', () => {
     const runtime = new Ajv2020(validatorAjvOptions(false)).compile(schema);
     expect(values.map((v) => check(v))).toEqual(want);
     expect(values.map((v) => runtime(v))).toEqual(want);
+  });
+
+  it('with plainObject, also refuses a payload that is no plain object, whatever ajv says', () => {
+    const schema = { type: 'object', properties: { a: { type: 'integer' } } };
+    const check = compileCheck(schema, { plainObject: true });
+    const runtime = new Ajv2020(validatorAjvOptions(false)).compile(schema);
+    const values = [{ a: 1 }, Object.create(null) as object, Object.create({ a: 1 }) as object, new Date(0), new (class Payload {})(), { a: 'x' }];
+    expect(values.map((v) => check(v))).toEqual([true, true, false, false, false, false]);
+    expect(values.map((v) => runtime(v))).toEqual([true, true, true, true, true, false]);
   });
 });

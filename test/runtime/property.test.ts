@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type RunnerTask } from 'vitest';
 import type { FieldModel } from '../../generator/model.js';
 import { decodeEvent, validateEvent, type ValidationMode, type ValidationResult } from '../../runtime/index.js';
-import { clip, ECHO_LIMIT } from '../../runtime/echo.js';
+import { clip, ECHO_LIMIT, quote, QUOTE_LIMIT } from '../../runtime/echo.js';
 import { fullPayload, minimalPayload } from '../../scripts/samples/payload-samples.js';
 import { malformedResultReason, model, ownSnapshot, resolvePointer, snapshotDiff, type Envelope } from './support.js';
 
@@ -496,6 +496,15 @@ describe('strings and keys with lone surrogates and pointer metacharacters', () 
         must(decoded.ok && (decoded.event.payload as Record<string, unknown>)[field.name] === value, () => describeResult(decoded));
       }),
       runs(3_000),
+    );
+  });
+
+  it('a quoted name reads as JSON escapes it, clipped, whatever its characters', () => {
+    fc.assert(
+      fc.property(fc.oneof(nastyString, keyArb, fc.string({ unit: 'grapheme-ascii', maxLength: 80 }), fc.string({ unit: 'binary', maxLength: 80 })), (text) => {
+        must(quote(text) === JSON.stringify(clip(text, QUOTE_LIMIT)), () => `${JSON.stringify(text)} → ${quote(text)}`);
+      }),
+      runs(10_000),
     );
   });
 

@@ -333,6 +333,28 @@ describe('malformed messages', () => {
     }
   });
 
+  it('reports a hostile message by the documented order (prototype, members, payload prototype, payload), not by the order the valid path reads in', () => {
+    const throwing = (name: string) => ({ get: () => { throw new Error(`${name} getter`); }, enumerable: true });
+    const classWithThrowingType = Object.defineProperty(new (class Message {})(), 'type', throwing('type'));
+    const payloadInstance = Object.defineProperty(new Payload(), 'account_number', throwing('account_number'));
+    const lyingPayload = new Proxy({ ...ok.payload }, { getPrototypeOf: () => Array.prototype, get: () => { throw new Error('payload get'); } });
+    const lyingMessage = new Proxy({ ...ok }, { getPrototypeOf: () => Map.prototype, get: () => { throw new Error('message get'); } });
+    const cases: [string, unknown, { path: string; code: string; message?: string }][] = [
+      ['a class instance whose type getter throws', classWithThrowingType, { path: '', code: 'not_object' }],
+      ['a proxy claiming another prototype whose reads throw', lyingMessage, { path: '', code: 'not_object' }],
+      ['a class-instance payload whose getter throws', { ...ok, payload: payloadInstance }, { path: '/payload', code: 'type' }],
+      ['a payload proxy claiming another prototype whose reads throw', { ...ok, payload: lyingPayload }, { path: '/payload', code: 'type' }],
+      ['a payload proxy whose prototype trap and reads both throw: the prototype is read first', { ...ok, payload: new Proxy({}, { getPrototypeOf: () => { throw new Error('prototype trap'); }, get: () => { throw new Error('get trap'); } }) }, { path: '', code: 'unreadable', message: 'prototype trap' }],
+    ];
+    for (const [label, message, issue] of cases) {
+      for (const mode of MODES) {
+        const result = validateEvent(message, { mode });
+        expectWellFormed(result);
+        expect(expectError(result, 'malformed_message').issues, label).toEqual([expect.objectContaining(issue)]);
+      }
+    }
+  });
+
   it('a payload whose keys cannot be listed: tolerant mode need not list them, strict mode must and rejects it', () => {
     const message = { ...ok, payload: new Proxy({ ...ok.payload }, { ownKeys: () => { throw new Error('ownKeys trap'); } }) };
     const tolerant = validateEvent(message);

@@ -707,6 +707,9 @@ function acceptsTolerant(data) {
   const v1 = data["changes"];
   if (v1 === undefined) return false;
   if (!acceptsTolerant_0(v1)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -750,6 +753,9 @@ function acceptsStrict(data) {
   for (const v12 in data) {
     if (!(v12 === "account_number" || v12 === "changes")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -443,6 +443,9 @@ function acceptsTolerant(data) {
   if (v4 !== undefined) {
     if (!(typeof v4 == "boolean")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -465,5 +468,8 @@ function acceptsStrict(data) {
   for (const v5 in data) {
     if (!(v5 === "account_number" || v5 === "account_user_emails" || v5 === "is_imported")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

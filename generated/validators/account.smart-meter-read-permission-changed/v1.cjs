@@ -609,6 +609,9 @@ function acceptsTolerant(data) {
   const v5 = data["changed_by_type"];
   if (v5 === undefined) return false;
   if (!(typeof v5 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -635,5 +638,8 @@ function acceptsStrict(data) {
   for (const v6 in data) {
     if (!(v6 === "account_number" || v6 === "old_permission" || v6 === "new_permission" || v6 === "effective_from" || v6 === "changed_by_id" || v6 === "changed_by_type")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

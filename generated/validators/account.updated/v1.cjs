@@ -520,6 +520,9 @@ function acceptsTolerant(data) {
   if (v5 !== undefined) {
     if (!(typeof v5 == "boolean")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -545,5 +548,8 @@ function acceptsStrict(data) {
   for (const v6 in data) {
     if (!(v6 === "account_number" || v6 === "account_user_emails" || v6 === "changes" || v6 === "is_override")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

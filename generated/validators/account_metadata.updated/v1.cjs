@@ -321,6 +321,9 @@ function acceptsTolerant(data) {
   const v1 = data["changes"];
   if (v1 === undefined) return false;
   if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -335,5 +338,8 @@ function acceptsStrict(data) {
   for (const v2 in data) {
     if (!(v2 === "account_number" || v2 === "changes")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

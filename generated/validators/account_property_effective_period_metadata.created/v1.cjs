@@ -387,13 +387,16 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_property_effective_period_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["key"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
   const v2 = data["value"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -401,7 +404,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_property_effective_period_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["key"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -411,5 +414,8 @@ function acceptsStrict(data) {
   for (const v3 in data) {
     if (!(v3 === "account_property_effective_period_id" || v3 === "key" || v3 === "value")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -321,10 +321,13 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_property_effective_period_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["changes"];
   if (v1 === undefined) return false;
   if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -332,12 +335,15 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_property_effective_period_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["changes"];
   if (v1 === undefined) return false;
   if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
   for (const v2 in data) {
     if (!(v2 === "account_property_effective_period_id" || v2 === "changes")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

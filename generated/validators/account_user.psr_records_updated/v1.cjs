@@ -1441,7 +1441,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["user_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["created_records"];
   if (v1 === undefined) return false;
   if (!(Array.isArray(v1))) return false;
@@ -1463,6 +1463,9 @@ function acceptsTolerant(data) {
     const v12 = v10[v11];
     if (!acceptsTolerant_0(v12)) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1484,7 +1487,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["user_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["created_records"];
   if (v1 === undefined) return false;
   if (!(Array.isArray(v1))) return false;
@@ -1509,6 +1512,9 @@ function acceptsStrict(data) {
   for (const v14 in data) {
     if (!(v14 === "user_id" || v14 === "created_records" || v14 === "updated_records" || v14 === "deleted_records")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -371,7 +371,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["agreement_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["changes"];
   if (v1 === undefined) return false;
   if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
@@ -379,6 +379,9 @@ function acceptsTolerant(data) {
   if (v2 !== undefined) {
     if (!(typeof v2 == "boolean")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -386,7 +389,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["agreement_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["changes"];
   if (v1 === undefined) return false;
   if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
@@ -397,5 +400,8 @@ function acceptsStrict(data) {
   for (const v3 in data) {
     if (!(v3 === "agreement_id" || v3 === "changes" || v3 === "is_override")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

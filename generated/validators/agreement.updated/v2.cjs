@@ -441,7 +441,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["agreement_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["changes"];
   if (v1 === undefined) return false;
   if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
@@ -452,6 +452,9 @@ function acceptsTolerant(data) {
   const v3 = data["account_number"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -459,7 +462,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["agreement_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["changes"];
   if (v1 === undefined) return false;
   if (!(v1 && typeof v1 == "object" && !Array.isArray(v1))) return false;
@@ -473,5 +476,8 @@ function acceptsStrict(data) {
   for (const v4 in data) {
     if (!(v4 === "agreement_id" || v4 === "changes" || v4 === "is_override" || v4 === "account_number")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

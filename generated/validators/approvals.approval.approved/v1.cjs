@@ -467,6 +467,9 @@ function acceptsTolerant(data) {
   const v3 = data["approved_at"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -487,5 +490,8 @@ function acceptsStrict(data) {
   for (const v4 in data) {
     if (!(v4 === "approval_id" || v4 === "process_type" || v4 === "process_data" || v4 === "approved_at")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

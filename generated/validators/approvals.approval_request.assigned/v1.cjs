@@ -536,10 +536,13 @@ function acceptsTolerant(data) {
   if (!(typeof v2 == "string")) return false;
   const v3 = data["assigned_to_id"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   const v4 = data["assigned_at"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -556,12 +559,15 @@ function acceptsStrict(data) {
   if (!(typeof v2 == "string")) return false;
   const v3 = data["assigned_to_id"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   const v4 = data["assigned_at"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
   for (const v5 in data) {
     if (!(v5 === "approval_id" || v5 === "process_type" || v5 === "request_id" || v5 === "assigned_to_id" || v5 === "assigned_at")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

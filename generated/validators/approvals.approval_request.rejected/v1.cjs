@@ -606,13 +606,16 @@ function acceptsTolerant(data) {
   if (!(typeof v2 == "string")) return false;
   const v3 = data["rejected_by_id"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   const v4 = data["rejection_reason"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
   const v5 = data["rejected_at"];
   if (v5 === undefined) return false;
   if (!(typeof v5 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -629,7 +632,7 @@ function acceptsStrict(data) {
   if (!(typeof v2 == "string")) return false;
   const v3 = data["rejected_by_id"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   const v4 = data["rejection_reason"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
@@ -639,5 +642,8 @@ function acceptsStrict(data) {
   for (const v6 in data) {
     if (!(v6 === "approval_id" || v6 === "process_type" || v6 === "request_id" || v6 === "rejected_by_id" || v6 === "rejection_reason" || v6 === "rejected_at")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

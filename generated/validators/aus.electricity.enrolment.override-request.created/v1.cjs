@@ -551,7 +551,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["context_model_pk"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["service_order_type"];
   if (v1 !== undefined) {
     if (!(typeof v1 == "string")) return false;
@@ -576,6 +576,9 @@ function acceptsTolerant(data) {
   if (v6 !== undefined) {
     if (!(v6 && typeof v6 == "object" && !Array.isArray(v6))) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -583,7 +586,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["context_model_pk"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["service_order_type"];
   if (v1 !== undefined) {
     if (!(typeof v1 == "string")) return false;
@@ -611,5 +614,8 @@ function acceptsStrict(data) {
   for (const v7 in data) {
     if (!(v7 === "context_model_pk" || v7 === "service_order_type" || v7 === "service_order_subtype" || v7 === "annotation" || v7 === "change_reason" || v7 === "service_order_scheduled_date" || v7 === "service_order_details")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

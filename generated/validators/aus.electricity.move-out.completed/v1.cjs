@@ -460,13 +460,16 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["property_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["move_out_date"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
   const v3 = data["account_number"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -477,7 +480,7 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["property_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["move_out_date"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
@@ -487,5 +490,8 @@ function acceptsStrict(data) {
   for (const v4 in data) {
     if (!(v4 === "nmi" || v4 === "property_id" || v4 === "move_out_date" || v4 === "account_number")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -536,6 +536,9 @@ function acceptsTolerant(data) {
   const v4 = data["change_request_id"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -559,5 +562,8 @@ function acceptsStrict(data) {
   for (const v5 in data) {
     if (!(v5 === "nmi" || v5 === "siphon_event_id" || v5 === "change_reason_code" || v5 === "initiating_event_id" || v5 === "change_request_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -663,6 +663,9 @@ function acceptsTolerant(data) {
   if (v6 !== undefined) {
     if (!(typeof v6 == "string")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -693,5 +696,8 @@ function acceptsStrict(data) {
   for (const v7 in data) {
     if (!(v7 === "nmi" || v7 === "role" || v7 === "siphon_event_id" || v7 === "change_reason_code" || v7 === "change_status_code" || v7 === "change_request_id" || v7 === "last_consumer_change_date")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

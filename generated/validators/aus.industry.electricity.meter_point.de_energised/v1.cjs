@@ -234,6 +234,9 @@ function acceptsTolerant(data) {
   const v0 = data["nmi"];
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -245,5 +248,8 @@ function acceptsStrict(data) {
   for (const v1 in data) {
     if (!(v1 === "nmi")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

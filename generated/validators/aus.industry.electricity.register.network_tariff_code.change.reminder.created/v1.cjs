@@ -565,10 +565,10 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["reminder_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["nmi"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
@@ -583,6 +583,9 @@ function acceptsTolerant(data) {
   if (v5 !== undefined) {
     if (!(v5 && typeof v5 == "object" && !Array.isArray(v5))) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -590,10 +593,10 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["reminder_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["nmi"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
@@ -611,5 +614,8 @@ function acceptsStrict(data) {
   for (const v6 in data) {
     if (!(v6 === "reminder_id" || v6 === "account_id" || v6 === "nmi" || v6 === "reminder_type" || v6 === "effective_change_date" || v6 === "trigger_extra")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

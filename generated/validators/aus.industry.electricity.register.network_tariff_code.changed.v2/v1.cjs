@@ -1951,6 +1951,9 @@ function acceptsTolerant(data) {
   const v1 = data["event_data"];
   if (v1 === undefined) return false;
   if (!acceptsTolerant_0(v1)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1958,7 +1961,7 @@ function acceptsTolerant_3(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v17 = data["id"];
   if (v17 === undefined) return false;
-  if (!(typeof v17 == "number" && !(v17 % 1) && !isNaN(v17) && isFinite(v17))) return false;
+  if (!(Number.isInteger(v17))) return false;
   const v18 = data["active_to"];
   if (v18 !== undefined) {
     if (!(typeof v18 == "string")) return false;
@@ -1977,7 +1980,7 @@ function acceptsTolerant_2(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v10 = data["id"];
   if (v10 === undefined) return false;
-  if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+  if (!(Number.isInteger(v10))) return false;
   const v11 = data["register_identifier"];
   if (v11 === undefined) return false;
   if (!(typeof v11 == "string")) return false;
@@ -2001,7 +2004,7 @@ function acceptsTolerant_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v5 = data["id"];
   if (v5 === undefined) return false;
-  if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  if (!(Number.isInteger(v5))) return false;
   const v6 = data["serial_number"];
   if (v6 === undefined) return false;
   if (!(typeof v6 == "string")) return false;
@@ -2045,6 +2048,9 @@ function acceptsStrict(data) {
   for (const v28 in data) {
     if (!(v28 === "nmi" || v28 === "event_data")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -2052,7 +2058,7 @@ function acceptsStrict_3(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v17 = data["id"];
   if (v17 === undefined) return false;
-  if (!(typeof v17 == "number" && !(v17 % 1) && !isNaN(v17) && isFinite(v17))) return false;
+  if (!(Number.isInteger(v17))) return false;
   const v18 = data["active_to"];
   if (v18 !== undefined) {
     if (!(typeof v18 == "string")) return false;
@@ -2074,7 +2080,7 @@ function acceptsStrict_2(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v10 = data["id"];
   if (v10 === undefined) return false;
-  if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+  if (!(Number.isInteger(v10))) return false;
   const v11 = data["register_identifier"];
   if (v11 === undefined) return false;
   if (!(typeof v11 == "string")) return false;
@@ -2101,7 +2107,7 @@ function acceptsStrict_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v5 = data["id"];
   if (v5 === undefined) return false;
-  if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  if (!(Number.isInteger(v5))) return false;
   const v6 = data["serial_number"];
   if (v6 === undefined) return false;
   if (!(typeof v6 == "string")) return false;

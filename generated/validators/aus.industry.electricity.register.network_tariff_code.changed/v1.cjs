@@ -463,6 +463,9 @@ function acceptsTolerant(data) {
   const v3 = data["network_tariff_code"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -483,5 +486,8 @@ function acceptsStrict(data) {
   for (const v4 in data) {
     if (!(v4 === "nmi" || v4 === "serial_number" || v4 === "register_identifier" || v4 === "network_tariff_code")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

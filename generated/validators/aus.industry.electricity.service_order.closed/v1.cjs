@@ -437,7 +437,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["electricity_service_order_id"];
   if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+    if (!(Number.isInteger(v0))) return false;
   }
   const v1 = data["nmi"];
   if (v1 === undefined) return false;
@@ -448,6 +448,9 @@ function acceptsTolerant(data) {
   const v3 = data["service_order_status"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -455,7 +458,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["electricity_service_order_id"];
   if (v0 !== undefined) {
-    if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+    if (!(Number.isInteger(v0))) return false;
   }
   const v1 = data["nmi"];
   if (v1 === undefined) return false;
@@ -469,5 +472,8 @@ function acceptsStrict(data) {
   for (const v4 in data) {
     if (!(v4 === "electricity_service_order_id" || v4 === "nmi" || v4 === "service_order_number" || v4 === "service_order_status")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

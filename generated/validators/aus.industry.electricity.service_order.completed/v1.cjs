@@ -521,7 +521,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["electricity_service_order_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["service_order_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -539,8 +539,11 @@ function acceptsTolerant(data) {
   }
   const v5 = data["support_user_id"];
   if (v5 !== undefined) {
-    if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+    if (!(Number.isInteger(v5))) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -548,7 +551,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["electricity_service_order_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["service_order_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -566,10 +569,13 @@ function acceptsStrict(data) {
   }
   const v5 = data["support_user_id"];
   if (v5 !== undefined) {
-    if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+    if (!(Number.isInteger(v5))) return false;
   }
   for (const v6 in data) {
     if (!(v6 === "electricity_service_order_id" || v6 === "service_order_number" || v6 === "cancellation_category" || v6 === "cancellation_subcategory" || v6 === "action_source" || v6 === "support_user_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

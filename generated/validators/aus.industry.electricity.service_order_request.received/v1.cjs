@@ -824,7 +824,7 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["electricity_service_order_id"];
   if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+    if (!(Number.isInteger(v1))) return false;
   }
   const v2 = data["work_type"];
   if (v2 === undefined) return false;
@@ -852,6 +852,9 @@ function acceptsTolerant(data) {
   if (v9 !== undefined) {
     if (!(typeof v9 == "string")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -862,7 +865,7 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["electricity_service_order_id"];
   if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+    if (!(Number.isInteger(v1))) return false;
   }
   const v2 = data["work_type"];
   if (v2 === undefined) return false;
@@ -893,5 +896,8 @@ function acceptsStrict(data) {
   for (const v10 in data) {
     if (!(v10 === "nmi" || v10 === "electricity_service_order_id" || v10 === "work_type" || v10 === "work_sub_type" || v10 === "siphon_event_id" || v10 === "service_order_number" || v10 === "action_type" || v10 === "scheduled_date" || v10 === "initiating_participant_id" || v10 === "recipient_participant_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -590,6 +590,9 @@ function acceptsTolerant(data) {
   const v5 = data["previous_transmission_loss_factor"];
   if (v5 === undefined) return false;
   if (!(typeof v5 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -617,5 +620,8 @@ function acceptsStrict(data) {
   for (const v6 in data) {
     if (!(v6 === "connection_point_id" || v6 === "effective_date" || v6 === "previous_effective_date" || v6 === "region_id" || v6 === "transmission_loss_factor" || v6 === "previous_transmission_loss_factor")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

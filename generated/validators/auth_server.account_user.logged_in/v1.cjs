@@ -457,7 +457,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_user_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_user_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -467,6 +467,9 @@ function acceptsTolerant(data) {
   const v3 = data["mfa_device_type"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -474,7 +477,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_user_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_user_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -487,5 +490,8 @@ function acceptsStrict(data) {
   for (const v4 in data) {
     if (!(v4 === "account_user_id" || v4 === "account_user_number" || v4 === "login_method" || v4 === "mfa_device_type")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -459,7 +459,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_user_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_user_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -468,8 +468,11 @@ function acceptsTolerant(data) {
   if (!(Array.isArray(v2))) return false;
   for (let v3 = 0; v3 < v2.length; v3++) {
     const v4 = v2[v3];
-    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+    if (!(Number.isInteger(v4))) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -477,7 +480,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_user_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_user_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -486,10 +489,13 @@ function acceptsStrict(data) {
   if (!(Array.isArray(v2))) return false;
   for (let v3 = 0; v3 < v2.length; v3++) {
     const v4 = v2[v3];
-    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+    if (!(Number.isInteger(v4))) return false;
   }
   for (const v5 in data) {
     if (!(v5 === "account_user_id" || v5 === "account_user_number" || v5 === "enforced_security_rule_ids")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -665,7 +665,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_user_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_user_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -685,6 +685,9 @@ function acceptsTolerant(data) {
     const v7 = v5[v6];
     if (!(typeof v7 == "string")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -692,7 +695,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_user_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_user_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -715,5 +718,8 @@ function acceptsStrict(data) {
   for (const v8 in data) {
     if (!(v8 === "account_user_id" || v8 === "account_user_number" || v8 === "step" || v8 === "failure_reason" || v8 === "brand" || v8 === "user_brands")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -606,20 +606,23 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["billing_document_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["billing_document_identifier"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
   const v3 = data["billing_document_representation_dispatch_id"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   const v4 = data["billing_document_representations_id"];
   if (v4 === undefined) return false;
   if (!(Array.isArray(v4))) return false;
   for (let v5 = 0; v5 < v4.length; v5++) {
     const v6 = v4[v5];
-    if (!(typeof v6 == "number" && !(v6 % 1) && !isNaN(v6) && isFinite(v6))) return false;
+    if (!(Number.isInteger(v6))) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -630,22 +633,25 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["billing_document_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["billing_document_identifier"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
   const v3 = data["billing_document_representation_dispatch_id"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   const v4 = data["billing_document_representations_id"];
   if (v4 === undefined) return false;
   if (!(Array.isArray(v4))) return false;
   for (let v5 = 0; v5 < v4.length; v5++) {
     const v6 = v4[v5];
-    if (!(typeof v6 == "number" && !(v6 % 1) && !isNaN(v6) && isFinite(v6))) return false;
+    if (!(Number.isInteger(v6))) return false;
   }
   for (const v7 in data) {
     if (!(v7 === "account_number" || v7 === "billing_document_id" || v7 === "billing_document_identifier" || v7 === "billing_document_representation_dispatch_id" || v7 === "billing_document_representations_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -468,13 +468,16 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["previous_billing_options_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["new_billing_options_id"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["support_user_id"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -485,15 +488,18 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["previous_billing_options_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["new_billing_options_id"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["support_user_id"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   for (const v4 in data) {
     if (!(v4 === "account_number" || v4 === "previous_billing_options_id" || v4 === "new_billing_options_id" || v4 === "support_user_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

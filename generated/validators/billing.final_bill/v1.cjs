@@ -465,7 +465,10 @@ function acceptsTolerant(data) {
   }
   const v4 = data["statement_id"];
   if (v4 === undefined) return false;
-  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  if (!(Number.isInteger(v4))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -483,9 +486,12 @@ function acceptsStrict(data) {
   }
   const v4 = data["statement_id"];
   if (v4 === undefined) return false;
-  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  if (!(Number.isInteger(v4))) return false;
   for (const v5 in data) {
     if (!(v5 === "account_number" || v5 === "account_user_emails" || v5 === "statement_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

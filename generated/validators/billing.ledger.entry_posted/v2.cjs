@@ -1393,6 +1393,9 @@ function acceptsTolerant(data) {
   const v5 = data["entry"];
   if (v5 === undefined) return false;
   if (!acceptsTolerant_2(v5)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1423,7 +1426,7 @@ function acceptsTolerant_2(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v6 = data["id"];
   if (v6 === undefined) return false;
-  if (!(typeof v6 == "number" && !(v6 % 1) && !isNaN(v6) && isFinite(v6))) return false;
+  if (!(Number.isInteger(v6))) return false;
   const v7 = data["is_charge"];
   if (v7 === undefined) return false;
   if (!(typeof v7 == "boolean")) return false;
@@ -1444,7 +1447,7 @@ function acceptsTolerant_2(data) {
   if (!(typeof v12 == "boolean")) return false;
   const v13 = data["source_id"];
   if (v13 !== undefined) {
-    if (!(typeof v13 == "number" && !(v13 % 1) && !isNaN(v13) && isFinite(v13))) return false;
+    if (!(Number.isInteger(v13))) return false;
   }
   const v14 = data["source_type"];
   if (v14 !== undefined) {
@@ -1464,6 +1467,9 @@ function acceptsStrict(data) {
   for (const v18 in data) {
     if (!(v18 === "ledger" || v18 === "entry")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1500,7 +1506,7 @@ function acceptsStrict_2(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v8 = data["id"];
   if (v8 === undefined) return false;
-  if (!(typeof v8 == "number" && !(v8 % 1) && !isNaN(v8) && isFinite(v8))) return false;
+  if (!(Number.isInteger(v8))) return false;
   const v9 = data["is_charge"];
   if (v9 === undefined) return false;
   if (!(typeof v9 == "boolean")) return false;
@@ -1521,7 +1527,7 @@ function acceptsStrict_2(data) {
   if (!(typeof v14 == "boolean")) return false;
   const v15 = data["source_id"];
   if (v15 !== undefined) {
-    if (!(typeof v15 == "number" && !(v15 % 1) && !isNaN(v15) && isFinite(v15))) return false;
+    if (!(Number.isInteger(v15))) return false;
   }
   const v16 = data["source_type"];
   if (v16 !== undefined) {

@@ -658,6 +658,9 @@ function acceptsTolerant(data) {
   const v0 = data["ledger"];
   if (v0 === undefined) return false;
   if (!acceptsTolerant_0(v0)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -692,6 +695,9 @@ function acceptsStrict(data) {
   for (const v7 in data) {
     if (!(v7 === "ledger")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

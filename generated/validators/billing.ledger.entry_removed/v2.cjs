@@ -1433,6 +1433,9 @@ function acceptsTolerant(data) {
   const v5 = data["entry"];
   if (v5 === undefined) return false;
   if (!acceptsTolerant_2(v5)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1463,10 +1466,10 @@ function acceptsTolerant_2(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v6 = data["id"];
   if (v6 === undefined) return false;
-  if (!(typeof v6 == "number" && !(v6 % 1) && !isNaN(v6) && isFinite(v6))) return false;
+  if (!(Number.isInteger(v6))) return false;
   const v7 = data["amount"];
   if (v7 === undefined) return false;
-  if (!(typeof v7 == "number" && !(v7 % 1) && !isNaN(v7) && isFinite(v7))) return false;
+  if (!(Number.isInteger(v7))) return false;
   const v8 = data["is_charge"];
   if (v8 === undefined) return false;
   if (!(typeof v8 == "boolean")) return false;
@@ -1502,6 +1505,9 @@ function acceptsStrict(data) {
   for (const v18 in data) {
     if (!(v18 === "ledger" || v18 === "entry")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1538,10 +1544,10 @@ function acceptsStrict_2(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v8 = data["id"];
   if (v8 === undefined) return false;
-  if (!(typeof v8 == "number" && !(v8 % 1) && !isNaN(v8) && isFinite(v8))) return false;
+  if (!(Number.isInteger(v8))) return false;
   const v9 = data["amount"];
   if (v9 === undefined) return false;
-  if (!(typeof v9 == "number" && !(v9 % 1) && !isNaN(v9) && isFinite(v9))) return false;
+  if (!(Number.isInteger(v9))) return false;
   const v10 = data["is_charge"];
   if (v10 === undefined) return false;
   if (!(typeof v10 == "boolean")) return false;

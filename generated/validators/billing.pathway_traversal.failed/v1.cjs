@@ -678,13 +678,13 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["traversal_attempt_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["traversal_attempt_context"];
   if (v2 === undefined) return false;
   if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
   const v3 = data["trigger_id"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   const v4 = data["failed_action_name"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
@@ -694,6 +694,9 @@ function acceptsTolerant(data) {
   const v6 = data["failed_at"];
   if (v6 === undefined) return false;
   if (!(typeof v6 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -704,13 +707,13 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["traversal_attempt_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["traversal_attempt_context"];
   if (v2 === undefined) return false;
   if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
   const v3 = data["trigger_id"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   const v4 = data["failed_action_name"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
@@ -723,5 +726,8 @@ function acceptsStrict(data) {
   for (const v7 in data) {
     if (!(v7 === "pathway_id" || v7 === "traversal_attempt_id" || v7 === "traversal_attempt_context" || v7 === "trigger_id" || v7 === "failed_action_name" || v7 === "failed_action_error" || v7 === "failed_at")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -464,13 +464,16 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["traversal_attempt_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["trigger_id"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["succeeded_at"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -481,15 +484,18 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["traversal_attempt_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["trigger_id"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["succeeded_at"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
   for (const v4 in data) {
     if (!(v4 === "pathway_id" || v4 === "traversal_attempt_id" || v4 === "trigger_id" || v4 === "succeeded_at")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

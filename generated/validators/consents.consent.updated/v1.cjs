@@ -819,6 +819,9 @@ function acceptsTolerant(data) {
   const v3 = data["consent"];
   if (v3 === undefined) return false;
   if (!acceptsTolerant_1(v3)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -837,7 +840,7 @@ function acceptsTolerant_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v4 = data["id"];
   if (v4 === undefined) return false;
-  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  if (!(Number.isInteger(v4))) return false;
   const v5 = data["consent_type_code"];
   if (v5 === undefined) return false;
   if (!(typeof v5 == "string")) return false;
@@ -858,6 +861,9 @@ function acceptsStrict(data) {
   const v4 = data["consent"];
   if (v4 === undefined) return false;
   if (!acceptsStrict_1(v4)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -879,7 +885,7 @@ function acceptsStrict_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v5 = data["id"];
   if (v5 === undefined) return false;
-  if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  if (!(Number.isInteger(v5))) return false;
   const v6 = data["consent_type_code"];
   if (v6 === undefined) return false;
   if (!(typeof v6 == "string")) return false;

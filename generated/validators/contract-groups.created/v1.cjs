@@ -552,6 +552,9 @@ function acceptsTolerant(data) {
   if (v5 !== undefined) {
     if (!(typeof v5 == "string")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -581,5 +584,8 @@ function acceptsStrict(data) {
   for (const v6 in data) {
     if (!(v6 === "contract_group_identifier" || v6 === "group_type" || v6 === "valid_from" || v6 === "valid_to" || v6 === "managing_party_identifier" || v6 === "external_identifier")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -528,7 +528,7 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["version_reference"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["occurred_at"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
@@ -539,6 +539,9 @@ function acceptsTolerant(data) {
     const v5 = v3[v4];
     if (!(typeof v5 == "string")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -549,7 +552,7 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["version_reference"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["occurred_at"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
@@ -563,5 +566,8 @@ function acceptsStrict(data) {
   for (const v6 in data) {
     if (!(v6 === "contract_identifier" || v6 === "version_reference" || v6 === "occurred_at" || v6 === "for_subjects")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

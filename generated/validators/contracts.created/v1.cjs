@@ -371,6 +371,9 @@ function acceptsTolerant(data) {
   if (v2 !== undefined) {
     if (!(typeof v2 == "string")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -389,5 +392,8 @@ function acceptsStrict(data) {
   for (const v3 in data) {
     if (!(v3 === "contract_identifier" || v3 === "occurred_at" || v3 === "sales_record_identifier")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

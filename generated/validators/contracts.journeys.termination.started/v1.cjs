@@ -985,6 +985,9 @@ function acceptsTolerant(data) {
     const v8 = v6[v7];
     if (!acceptsTolerant_1(v8)) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1034,6 +1037,9 @@ function acceptsStrict(data) {
   for (const v13 in data) {
     if (!(v13 === "contract_journey" || v13 === "contract_identifier" || v13 === "occurred_at" || v13 === "subject_contract_journeys")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

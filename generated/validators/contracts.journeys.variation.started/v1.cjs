@@ -650,6 +650,9 @@ function acceptsTolerant(data) {
   const v5 = data["occurred_at"];
   if (v5 === undefined) return false;
   if (!(typeof v5 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -681,6 +684,9 @@ function acceptsStrict(data) {
   for (const v7 in data) {
     if (!(v7 === "contract_journey" || v7 === "contract_identifier" || v7 === "occurred_at")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -1742,6 +1742,9 @@ function acceptsTolerant(data) {
     const v14 = v12[v13];
     if (!acceptsTolerant_0(v14)) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1794,6 +1797,9 @@ function acceptsStrict(data) {
   for (const v16 in data) {
     if (!(v16 === "contract_identifier" || v16 === "occurred_at" || v16 === "added" || v16 === "updated" || v16 === "removed")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -478,6 +478,9 @@ function acceptsTolerant(data) {
       if (!(typeof v5 == "string")) return false;
     }
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -505,5 +508,8 @@ function acceptsStrict(data) {
   for (const v6 in data) {
     if (!(v6 === "code" || v6 === "display_name" || v6 === "description" || v6 === "permissions")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

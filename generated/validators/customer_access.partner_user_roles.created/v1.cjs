@@ -389,6 +389,9 @@ function acceptsTolerant(data) {
     const v3 = v1[v2];
     if (!(typeof v3 == "string")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -407,5 +410,8 @@ function acceptsStrict(data) {
   for (const v4 in data) {
     if (!(v4 === "code" || v4 === "permissions")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

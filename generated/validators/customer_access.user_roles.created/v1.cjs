@@ -462,6 +462,9 @@ function acceptsTolerant(data) {
   const v4 = data["name"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -483,5 +486,8 @@ function acceptsStrict(data) {
   for (const v5 in data) {
     if (!(v5 === "code" || v5 === "permissions" || v5 === "name")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -463,6 +463,9 @@ function acceptsTolerant(data) {
   const v3 = data["error_detail"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -483,5 +486,8 @@ function acceptsStrict(data) {
   for (const v4 in data) {
     if (!(v4 === "resource_type" || v4 === "external_identifier" || v4 === "error_code" || v4 === "error_detail")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

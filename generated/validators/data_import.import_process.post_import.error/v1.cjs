@@ -536,6 +536,9 @@ function acceptsTolerant(data) {
   const v4 = data["error_detail"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -559,5 +562,8 @@ function acceptsStrict(data) {
   for (const v5 in data) {
     if (!(v5 === "resource_type" || v5 === "import_process_resource_type" || v5 === "import_process_external_identifier" || v5 === "error_code" || v5 === "error_detail")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

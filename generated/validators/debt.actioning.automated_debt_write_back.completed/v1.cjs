@@ -393,7 +393,10 @@ function acceptsTolerant(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["amount"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -407,9 +410,12 @@ function acceptsStrict(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["amount"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   for (const v3 in data) {
     if (!(v3 === "ledger_number" || v3 === "account_number" || v3 === "amount")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

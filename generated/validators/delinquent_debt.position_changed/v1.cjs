@@ -467,10 +467,13 @@ function acceptsTolerant(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["previous_value"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["new_value"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -484,12 +487,15 @@ function acceptsStrict(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["previous_value"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["new_value"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   for (const v4 in data) {
     if (!(v4 === "ledger_number" || v4 === "changed_on" || v4 === "previous_value" || v4 === "new_value")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

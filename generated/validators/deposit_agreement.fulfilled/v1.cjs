@@ -603,7 +603,7 @@ function acceptsTolerant(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["amount"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["account_number"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
@@ -613,6 +613,9 @@ function acceptsTolerant(data) {
   const v5 = data["fulfilled_at"];
   if (v5 === undefined) return false;
   if (!(typeof v5 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -626,7 +629,7 @@ function acceptsStrict(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["amount"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["account_number"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
@@ -639,5 +642,8 @@ function acceptsStrict(data) {
   for (const v6 in data) {
     if (!(v6 === "deposit_key" || v6 === "reason" || v6 === "amount" || v6 === "account_number" || v6 === "ledger_identifier" || v6 === "fulfilled_at")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

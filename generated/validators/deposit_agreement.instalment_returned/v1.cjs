@@ -677,7 +677,7 @@ function acceptsTolerant(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["amount"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["account_number"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
@@ -686,10 +686,13 @@ function acceptsTolerant(data) {
   if (!(typeof v4 == "string")) return false;
   const v5 = data["returned_amount"];
   if (v5 === undefined) return false;
-  if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  if (!(Number.isInteger(v5))) return false;
   const v6 = data["returned_at"];
   if (v6 === undefined) return false;
   if (!(typeof v6 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -703,7 +706,7 @@ function acceptsStrict(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["amount"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["account_number"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
@@ -712,12 +715,15 @@ function acceptsStrict(data) {
   if (!(typeof v4 == "string")) return false;
   const v5 = data["returned_amount"];
   if (v5 === undefined) return false;
-  if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  if (!(Number.isInteger(v5))) return false;
   const v6 = data["returned_at"];
   if (v6 === undefined) return false;
   if (!(typeof v6 == "string")) return false;
   for (const v7 in data) {
     if (!(v7 === "deposit_key" || v7 === "reason" || v7 === "amount" || v7 === "account_number" || v7 === "ledger_identifier" || v7 === "returned_amount" || v7 === "returned_at")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

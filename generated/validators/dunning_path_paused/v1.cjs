@@ -609,6 +609,9 @@ function acceptsTolerant(data) {
   const v5 = data["created_note"];
   if (v5 === undefined) return false;
   if (!(typeof v5 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -635,5 +638,8 @@ function acceptsStrict(data) {
   for (const v6 in data) {
     if (!(v6 === "account_number" || v6 === "dunning_path_name" || v6 === "dunning_process_id" || v6 === "pause_start_date" || v6 === "pause_end_date" || v6 === "created_note")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -536,6 +536,9 @@ function acceptsTolerant(data) {
   const v4 = data["start_date"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -559,5 +562,8 @@ function acceptsStrict(data) {
   for (const v5 in data) {
     if (!(v5 === "dunning_path_name" || v5 === "dunning_process_id" || v5 === "account_number" || v5 === "created_note" || v5 === "start_date")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -541,13 +541,16 @@ function acceptsTolerant(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["quote_id"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["client_params"];
   if (v3 === undefined) return false;
   if (!(v3 && typeof v3 == "object" && !Array.isArray(v3))) return false;
   const v4 = data["lead_id"];
   if (v4 === undefined) return false;
-  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  if (!(Number.isInteger(v4))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -561,15 +564,18 @@ function acceptsStrict(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["quote_id"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["client_params"];
   if (v3 === undefined) return false;
   if (!(v3 && typeof v3 == "object" && !Array.isArray(v3))) return false;
   const v4 = data["lead_id"];
   if (v4 === undefined) return false;
-  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  if (!(Number.isInteger(v4))) return false;
   for (const v5 in data) {
     if (!(v5 === "account_number" || v5 === "market_name" || v5 === "quote_id" || v5 === "client_params" || v5 === "lead_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -542,7 +542,7 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["quote_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["contact_info"];
   if (v2 === undefined) return false;
   if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
@@ -551,7 +551,10 @@ function acceptsTolerant(data) {
   if (!(v3 && typeof v3 == "object" && !Array.isArray(v3))) return false;
   const v4 = data["lead_id"];
   if (v4 === undefined) return false;
-  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  if (!(Number.isInteger(v4))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -562,7 +565,7 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["quote_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["contact_info"];
   if (v2 === undefined) return false;
   if (!(v2 && typeof v2 == "object" && !Array.isArray(v2))) return false;
@@ -571,9 +574,12 @@ function acceptsStrict(data) {
   if (!(v3 && typeof v3 == "object" && !Array.isArray(v3))) return false;
   const v4 = data["lead_id"];
   if (v4 === undefined) return false;
-  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  if (!(Number.isInteger(v4))) return false;
   for (const v5 in data) {
     if (!(v5 === "market_name" || v5 === "quote_id" || v5 === "contact_info" || v5 === "client_params" || v5 === "lead_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -638,6 +638,9 @@ function acceptsTolerant(data) {
   const v6 = data["nmi"];
   if (v6 === undefined) return false;
   if (!(typeof v6 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -649,7 +652,7 @@ function acceptsTolerant_0(data) {
   }
   const v4 = data["metering_agreement_transition_id"];
   if (v4 !== undefined) {
-    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+    if (!(Number.isInteger(v4))) return false;
   }
   return true;
 }
@@ -676,6 +679,9 @@ function acceptsStrict(data) {
   for (const v8 in data) {
     if (!(v8 === "change_reason_code" || v8 === "change_request_id" || v8 === "context" || v8 === "details" || v8 === "nmi")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -687,7 +693,7 @@ function acceptsStrict_0(data) {
   }
   const v4 = data["metering_agreement_transition_id"];
   if (v4 !== undefined) {
-    if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+    if (!(Number.isInteger(v4))) return false;
   }
   for (const v5 in data) {
     if (!(v5 === "flow_run_id" || v5 === "metering_agreement_transition_id")) return false;

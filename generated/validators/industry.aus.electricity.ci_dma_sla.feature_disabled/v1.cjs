@@ -544,12 +544,15 @@ function acceptsTolerant(data) {
   }
   const v2 = data["transition_id"];
   if (v2 !== undefined) {
-    if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+    if (!(Number.isInteger(v2))) return false;
   }
   const v3 = data["context"];
   if (v3 !== undefined) {
     if (!acceptsTolerant_0(v3)) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -561,7 +564,7 @@ function acceptsTolerant_0(data) {
   }
   const v5 = data["metering_agreement_transition_id"];
   if (v5 !== undefined) {
-    if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+    if (!(Number.isInteger(v5))) return false;
   }
   return true;
 }
@@ -577,7 +580,7 @@ function acceptsStrict(data) {
   }
   const v2 = data["transition_id"];
   if (v2 !== undefined) {
-    if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+    if (!(Number.isInteger(v2))) return false;
   }
   const v3 = data["context"];
   if (v3 !== undefined) {
@@ -586,6 +589,9 @@ function acceptsStrict(data) {
   for (const v7 in data) {
     if (!(v7 === "inbound_event_type" || v7 === "nmi" || v7 === "transition_id" || v7 === "context")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -597,7 +603,7 @@ function acceptsStrict_0(data) {
   }
   const v5 = data["metering_agreement_transition_id"];
   if (v5 !== undefined) {
-    if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+    if (!(Number.isInteger(v5))) return false;
   }
   for (const v6 in data) {
     if (!(v6 === "flow_run_id" || v6 === "metering_agreement_transition_id")) return false;

@@ -949,7 +949,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["metering_agreement_transition_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -981,12 +981,15 @@ function acceptsTolerant(data) {
   }
   const v10 = data["restart_transition_id"];
   if (v10 !== undefined) {
-    if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+    if (!(Number.isInteger(v10))) return false;
   }
   const v11 = data["operator_id"];
   if (v11 !== undefined) {
-    if (!(typeof v11 == "number" && !(v11 % 1) && !isNaN(v11) && isFinite(v11))) return false;
+    if (!(Number.isInteger(v11))) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -994,7 +997,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["metering_agreement_transition_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -1026,14 +1029,17 @@ function acceptsStrict(data) {
   }
   const v10 = data["restart_transition_id"];
   if (v10 !== undefined) {
-    if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+    if (!(Number.isInteger(v10))) return false;
   }
   const v11 = data["operator_id"];
   if (v11 !== undefined) {
-    if (!(typeof v11 == "number" && !(v11 % 1) && !isNaN(v11) && isFinite(v11))) return false;
+    if (!(Number.isInteger(v11))) return false;
   }
   for (const v12 in data) {
     if (!(v12 === "metering_agreement_transition_id" || v12 === "account_number" || v12 === "nmi" || v12 === "transition_date" || v12 === "transition_type" || v12 === "cancelled_reason" || v12 === "initiating_mechanism" || v12 === "cancelled_at" || v12 === "flow_run_id" || v12 === "initiating_reference_id" || v12 === "restart_transition_id" || v12 === "operator_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -874,7 +874,7 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["service_order_id"];
   if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+    if (!(Number.isInteger(v1))) return false;
   }
   const v2 = data["service_order_number"];
   if (v2 === undefined) return false;
@@ -900,6 +900,9 @@ function acceptsTolerant(data) {
   if (v8 !== undefined) {
     if (!acceptsTolerant_0(v8)) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -911,7 +914,7 @@ function acceptsTolerant_0(data) {
   }
   const v10 = data["metering_agreement_transition_id"];
   if (v10 !== undefined) {
-    if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+    if (!(Number.isInteger(v10))) return false;
   }
   return true;
 }
@@ -923,7 +926,7 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["service_order_id"];
   if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+    if (!(Number.isInteger(v1))) return false;
   }
   const v2 = data["service_order_number"];
   if (v2 === undefined) return false;
@@ -952,6 +955,9 @@ function acceptsStrict(data) {
   for (const v12 in data) {
     if (!(v12 === "nmi" || v12 === "service_order_id" || v12 === "service_order_number" || v12 === "service_order_type" || v12 === "service_order_subtype" || v12 === "status" || v12 === "response_code" || v12 === "details" || v12 === "context")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -963,7 +969,7 @@ function acceptsStrict_0(data) {
   }
   const v10 = data["metering_agreement_transition_id"];
   if (v10 !== undefined) {
-    if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+    if (!(Number.isInteger(v10))) return false;
   }
   for (const v11 in data) {
     if (!(v11 === "flow_run_id" || v11 === "metering_agreement_transition_id")) return false;

@@ -711,6 +711,9 @@ function acceptsTolerant(data) {
   if (v7 !== undefined) {
     if (!(typeof v7 == "string")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -722,7 +725,7 @@ function acceptsTolerant_0(data) {
   }
   const v5 = data["metering_agreement_transition_id"];
   if (v5 !== undefined) {
-    if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+    if (!(Number.isInteger(v5))) return false;
   }
   return true;
 }
@@ -752,6 +755,9 @@ function acceptsStrict(data) {
   for (const v9 in data) {
     if (!(v9 === "nmi" || v9 === "service_order_type" || v9 === "service_order_subtype" || v9 === "context" || v9 === "error_code" || v9 === "details")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -763,7 +769,7 @@ function acceptsStrict_0(data) {
   }
   const v5 = data["metering_agreement_transition_id"];
   if (v5 !== undefined) {
-    if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+    if (!(Number.isInteger(v5))) return false;
   }
   for (const v6 in data) {
     if (!(v6 === "flow_run_id" || v6 === "metering_agreement_transition_id")) return false;

@@ -348,11 +348,14 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["service_order_id"];
   if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+    if (!(Number.isInteger(v1))) return false;
   }
   const v2 = data["service_order_number"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -363,10 +366,13 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["service_order_id"];
   if (v1 !== undefined) {
-    if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+    if (!(Number.isInteger(v1))) return false;
   }
   const v2 = data["service_order_number"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

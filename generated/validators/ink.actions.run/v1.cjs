@@ -722,6 +722,9 @@ function acceptsTolerant(data) {
     const v4 = v2[v3];
     if (!acceptsTolerant_0(v4)) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -757,6 +760,9 @@ function acceptsStrict(data) {
   for (const v9 in data) {
     if (!(v9 === "conversation_relay_id" || v9 === "message_relay_id" || v9 === "actions_results")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -1271,7 +1271,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["conversation_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["conversation_relay_id"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -1281,6 +1281,9 @@ function acceptsTolerant(data) {
   const v3 = data["message"];
   if (v3 === undefined) return false;
   if (!acceptsTolerant_0(v3)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1316,7 +1319,7 @@ function acceptsTolerant_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v4 = data["message_id"];
   if (v4 === undefined) return false;
-  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  if (!(Number.isInteger(v4))) return false;
   const v5 = data["occurred_at"];
   if (v5 === undefined) return false;
   if (!(typeof v5 == "string")) return false;
@@ -1333,7 +1336,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["conversation_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["conversation_relay_id"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -1346,6 +1349,9 @@ function acceptsStrict(data) {
   for (const v18 in data) {
     if (!(v18 === "conversation_id" || v18 === "conversation_relay_id" || v18 === "account_number" || v18 === "message")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1384,7 +1390,7 @@ function acceptsStrict_0(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v4 = data["message_id"];
   if (v4 === undefined) return false;
-  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  if (!(Number.isInteger(v4))) return false;
   const v5 = data["occurred_at"];
   if (v5 === undefined) return false;
   if (!(typeof v5 == "string")) return false;

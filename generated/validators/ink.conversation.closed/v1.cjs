@@ -893,7 +893,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["conversation_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["conversation_relay_id"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -905,22 +905,25 @@ function acceptsTolerant(data) {
   if (!(typeof v3 == "string")) return false;
   const v4 = data["support_user_id"];
   if (v4 === undefined) return false;
-  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  if (!(Number.isInteger(v4))) return false;
   const v5 = data["actor_type"];
   if (v5 === undefined) return false;
   if (!(typeof v5 == "string")) return false;
   const v6 = data["actor_id"];
   if (v6 === undefined) return false;
-  if (!(typeof v6 == "number" && !(v6 % 1) && !isNaN(v6) && isFinite(v6))) return false;
+  if (!(Number.isInteger(v6))) return false;
   const v7 = data["organisation_id"];
   if (v7 === undefined) return false;
-  if (!(typeof v7 == "number" && !(v7 % 1) && !isNaN(v7) && isFinite(v7))) return false;
+  if (!(Number.isInteger(v7))) return false;
   const v8 = data["closed_at"];
   if (v8 === undefined) return false;
   if (!(typeof v8 == "string")) return false;
   const v9 = data["reason"];
   if (v9 === undefined) return false;
   if (!(typeof v9 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -928,7 +931,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["conversation_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["conversation_relay_id"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -940,16 +943,16 @@ function acceptsStrict(data) {
   if (!(typeof v3 == "string")) return false;
   const v4 = data["support_user_id"];
   if (v4 === undefined) return false;
-  if (!(typeof v4 == "number" && !(v4 % 1) && !isNaN(v4) && isFinite(v4))) return false;
+  if (!(Number.isInteger(v4))) return false;
   const v5 = data["actor_type"];
   if (v5 === undefined) return false;
   if (!(typeof v5 == "string")) return false;
   const v6 = data["actor_id"];
   if (v6 === undefined) return false;
-  if (!(typeof v6 == "number" && !(v6 % 1) && !isNaN(v6) && isFinite(v6))) return false;
+  if (!(Number.isInteger(v6))) return false;
   const v7 = data["organisation_id"];
   if (v7 === undefined) return false;
-  if (!(typeof v7 == "number" && !(v7 % 1) && !isNaN(v7) && isFinite(v7))) return false;
+  if (!(Number.isInteger(v7))) return false;
   const v8 = data["closed_at"];
   if (v8 === undefined) return false;
   if (!(typeof v8 == "string")) return false;
@@ -959,5 +962,8 @@ function acceptsStrict(data) {
   for (const v10 in data) {
     if (!(v10 === "conversation_id" || v10 === "conversation_relay_id" || v10 === "account_number" || v10 === "latest_contacted_account_user_number" || v10 === "support_user_id" || v10 === "actor_type" || v10 === "actor_id" || v10 === "organisation_id" || v10 === "closed_at" || v10 === "reason")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -971,22 +971,22 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["conversation_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["conversation_relay_id"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
   const v2 = data["old_priority"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && isFinite(v2))) return false;
+  if (!(Number.isFinite(v2))) return false;
   const v3 = data["new_priority"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && isFinite(v3))) return false;
+  if (!(Number.isFinite(v3))) return false;
   const v4 = data["prioritized_at"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
   const v5 = data["message_id"];
   if (v5 === undefined) return false;
-  if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  if (!(Number.isInteger(v5))) return false;
   const v6 = data["message_relay_id"];
   if (v6 === undefined) return false;
   if (!(typeof v6 == "string")) return false;
@@ -998,10 +998,13 @@ function acceptsTolerant(data) {
   if (!(typeof v8 == "string")) return false;
   const v9 = data["support_user_id"];
   if (v9 === undefined) return false;
-  if (!(typeof v9 == "number" && !(v9 % 1) && !isNaN(v9) && isFinite(v9))) return false;
+  if (!(Number.isInteger(v9))) return false;
   const v10 = data["organisation_id"];
   if (v10 === undefined) return false;
-  if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+  if (!(Number.isInteger(v10))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1009,22 +1012,22 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["conversation_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["conversation_relay_id"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
   const v2 = data["old_priority"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && isFinite(v2))) return false;
+  if (!(Number.isFinite(v2))) return false;
   const v3 = data["new_priority"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && isFinite(v3))) return false;
+  if (!(Number.isFinite(v3))) return false;
   const v4 = data["prioritized_at"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
   const v5 = data["message_id"];
   if (v5 === undefined) return false;
-  if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  if (!(Number.isInteger(v5))) return false;
   const v6 = data["message_relay_id"];
   if (v6 === undefined) return false;
   if (!(typeof v6 == "string")) return false;
@@ -1036,12 +1039,15 @@ function acceptsStrict(data) {
   if (!(typeof v8 == "string")) return false;
   const v9 = data["support_user_id"];
   if (v9 === undefined) return false;
-  if (!(typeof v9 == "number" && !(v9 % 1) && !isNaN(v9) && isFinite(v9))) return false;
+  if (!(Number.isInteger(v9))) return false;
   const v10 = data["organisation_id"];
   if (v10 === undefined) return false;
-  if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+  if (!(Number.isInteger(v10))) return false;
   for (const v11 in data) {
     if (!(v11 === "conversation_id" || v11 === "conversation_relay_id" || v11 === "old_priority" || v11 === "new_priority" || v11 === "prioritized_at" || v11 === "message_id" || v11 === "message_relay_id" || v11 === "account_number" || v11 === "latest_contacted_account_user_number" || v11 === "support_user_id" || v11 === "organisation_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

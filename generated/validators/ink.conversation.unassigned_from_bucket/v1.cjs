@@ -611,16 +611,19 @@ function acceptsTolerant(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["support_user_id"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["organisation_id"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   const v4 = data["actor_type"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
   const v5 = data["actor_id"];
   if (v5 === undefined) return false;
-  if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  if (!(Number.isInteger(v5))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -634,18 +637,21 @@ function acceptsStrict(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["support_user_id"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["organisation_id"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   const v4 = data["actor_type"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
   const v5 = data["actor_id"];
   if (v5 === undefined) return false;
-  if (!(typeof v5 == "number" && !(v5 % 1) && !isNaN(v5) && isFinite(v5))) return false;
+  if (!(Number.isInteger(v5))) return false;
   for (const v6 in data) {
     if (!(v6 === "conversation_relay_id" || v6 === "bucket_relay_id" || v6 === "support_user_id" || v6 === "organisation_id" || v6 === "actor_type" || v6 === "actor_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -898,6 +898,9 @@ function acceptsTolerant(data) {
   const v0 = data["live_chat_conversation"];
   if (v0 === undefined) return false;
   if (!acceptsTolerant_0(v0)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -940,6 +943,9 @@ function acceptsStrict(data) {
   for (const v10 in data) {
     if (!(v10 === "live_chat_conversation")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -466,7 +466,10 @@ function acceptsTolerant(data) {
   if (!(typeof v2 == "string")) return false;
   const v3 = data["size_in_bytes"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -483,9 +486,12 @@ function acceptsStrict(data) {
   if (!(typeof v2 == "string")) return false;
   const v3 = data["size_in_bytes"];
   if (v3 === undefined) return false;
-  if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+  if (!(Number.isInteger(v3))) return false;
   for (const v4 in data) {
     if (!(v4 === "filename" || v4 === "s3_key" || v4 === "s3_bucket" || v4 === "size_in_bytes")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

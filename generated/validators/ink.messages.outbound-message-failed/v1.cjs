@@ -1050,6 +1050,9 @@ function acceptsTolerant(data) {
   const v7 = data["failure"];
   if (v7 === undefined) return false;
   if (!acceptsTolerant_1(v7)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1101,6 +1104,9 @@ function acceptsStrict(data) {
   for (const v13 in data) {
     if (!(v13 === "conversation_relay_id" || v13 === "message" || v13 === "failure")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -720,6 +720,9 @@ function acceptsTolerant(data) {
   const v2 = data["message"];
   if (v2 === undefined) return false;
   if (!acceptsTolerant_0(v2)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -754,6 +757,9 @@ function acceptsStrict(data) {
   for (const v8 in data) {
     if (!(v8 === "conversation_relay_id" || v8 === "account_number" || v8 === "message")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -763,6 +763,9 @@ function acceptsTolerant(data) {
   const v7 = data["legal_address"];
   if (v7 === undefined) return false;
   if (!(v7 && typeof v7 == "object" && !Array.isArray(v7))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -795,5 +798,8 @@ function acceptsStrict(data) {
   for (const v8 in data) {
     if (!(v8 === "id" || v8 === "actor" || v8 === "displayable_number" || v8 === "name" || v8 === "primary_registration_number" || v8 === "secondary_registration_number" || v8 === "primary_tax_identifier_number" || v8 === "legal_address")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

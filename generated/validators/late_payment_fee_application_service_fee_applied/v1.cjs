@@ -583,7 +583,7 @@ function acceptsTolerant(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["fee_amount"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["fee_date"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
@@ -594,6 +594,9 @@ function acceptsTolerant(data) {
   const v5 = data["charge_id"];
   if (v5 === undefined) return false;
   if (!(typeof v5 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -607,7 +610,7 @@ function acceptsStrict(data) {
   if (!(typeof v1 == "string")) return false;
   const v2 = data["fee_amount"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   const v3 = data["fee_date"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
@@ -621,5 +624,8 @@ function acceptsStrict(data) {
   for (const v6 in data) {
     if (!(v6 === "run_id" || v6 === "account_number" || v6 === "fee_amount" || v6 === "fee_date" || v6 === "fee_type" || v6 === "charge_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -317,6 +317,9 @@ function acceptsTolerant(data) {
   const v1 = data["account_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -331,5 +334,8 @@ function acceptsStrict(data) {
   for (const v2 in data) {
     if (!(v2 === "run_id" || v2 === "account_number")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

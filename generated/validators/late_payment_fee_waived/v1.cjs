@@ -391,13 +391,16 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["fee_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["waived_at"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
   const v2 = data["support_user_id"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -405,15 +408,18 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["fee_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["waived_at"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
   const v2 = data["support_user_id"];
   if (v2 === undefined) return false;
-  if (!(typeof v2 == "number" && !(v2 % 1) && !isNaN(v2) && isFinite(v2))) return false;
+  if (!(Number.isInteger(v2))) return false;
   for (const v3 in data) {
     if (!(v3 === "fee_id" || v3 === "waived_at" || v3 === "support_user_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -446,8 +446,11 @@ function acceptsTolerant(data) {
   if (!(typeof v2 == "string")) return false;
   const v3 = data["updated_by_user_id"];
   if (v3 !== undefined) {
-    if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+    if (!(Number.isInteger(v3))) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -464,10 +467,13 @@ function acceptsStrict(data) {
   if (!(typeof v2 == "string")) return false;
   const v3 = data["updated_by_user_id"];
   if (v3 !== undefined) {
-    if (!(typeof v3 == "number" && !(v3 % 1) && !isNaN(v3) && isFinite(v3))) return false;
+    if (!(Number.isInteger(v3))) return false;
   }
   for (const v4 in data) {
     if (!(v4 === "opportunity_number" || v4 === "funnel_code" || v4 === "stage" || v4 === "updated_by_user_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

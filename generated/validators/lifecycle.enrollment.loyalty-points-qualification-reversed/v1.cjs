@@ -1267,6 +1267,9 @@ function acceptsTolerant(data) {
     const v11 = v9[v10];
     if (!acceptsTolerant_0(v11)) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1312,6 +1315,9 @@ function acceptsStrict(data) {
   for (const v13 in data) {
     if (!(v13 === "join_supplier_process_number" || v13 === "account_number" || v13 === "supply_points_no_longer_coming_on_supply" || v13 === "all_supply_points")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -1323,7 +1323,7 @@ function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["join_supplier_process_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["join_supplier_process_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -1344,6 +1344,9 @@ function acceptsTolerant(data) {
     const v12 = v10[v11];
     if (!acceptsTolerant_0(v12)) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1368,7 +1371,7 @@ function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["join_supplier_process_id"];
   if (v0 === undefined) return false;
-  if (!(typeof v0 == "number" && !(v0 % 1) && !isNaN(v0) && isFinite(v0))) return false;
+  if (!(Number.isInteger(v0))) return false;
   const v1 = data["join_supplier_process_number"];
   if (v1 === undefined) return false;
   if (!(typeof v1 == "string")) return false;
@@ -1392,6 +1395,9 @@ function acceptsStrict(data) {
   for (const v14 in data) {
     if (!(v14 === "join_supplier_process_id" || v14 === "join_supplier_process_number" || v14 === "account_number" || v14 === "supply_points_past_ssd" || v14 === "all_supply_points")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -796,6 +796,9 @@ function acceptsTolerant(data) {
   const v4 = data["supply_point"];
   if (v4 === undefined) return false;
   if (!acceptsTolerant_0(v4)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -833,6 +836,9 @@ function acceptsStrict(data) {
   for (const v9 in data) {
     if (!(v9 === "account_number" || v9 === "join_supplier_process_number" || v9 === "subtype" || v9 === "activation_journey_type" || v9 === "supply_point")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -726,6 +726,9 @@ function acceptsTolerant(data) {
   const v4 = data["supply_point"];
   if (v4 === undefined) return false;
   if (!acceptsTolerant_0(v4)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -760,6 +763,9 @@ function acceptsStrict(data) {
   for (const v8 in data) {
     if (!(v8 === "account_number" || v8 === "join_supplier_process_number" || v8 === "subtype" || v8 === "activation_journey_type" || v8 === "supply_point")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

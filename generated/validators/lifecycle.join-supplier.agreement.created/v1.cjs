@@ -1338,6 +1338,9 @@ function acceptsTolerant(data) {
   const v13 = data["contract_references"];
   if (v13 === undefined) return false;
   if (!acceptsTolerant_2(v13)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1359,7 +1362,7 @@ function acceptsTolerant_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v9 = data["id"];
   if (v9 === undefined) return false;
-  if (!(typeof v9 == "number" && !(v9 % 1) && !isNaN(v9) && isFinite(v9))) return false;
+  if (!(Number.isInteger(v9))) return false;
   const v10 = data["valid_from"];
   if (v10 === undefined) return false;
   if (!(typeof v10 == "string")) return false;
@@ -1409,6 +1412,9 @@ function acceptsStrict(data) {
   for (const v19 in data) {
     if (!(v19 === "account_number" || v19 === "join_supplier_process_number" || v19 === "supply_point" || v19 === "agreements" || v19 === "contract_references")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1433,7 +1439,7 @@ function acceptsStrict_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v10 = data["id"];
   if (v10 === undefined) return false;
-  if (!(typeof v10 == "number" && !(v10 % 1) && !isNaN(v10) && isFinite(v10))) return false;
+  if (!(Number.isInteger(v10))) return false;
   const v11 = data["valid_from"];
   if (v11 === undefined) return false;
   if (!(typeof v11 == "string")) return false;

@@ -868,6 +868,9 @@ function acceptsTolerant(data) {
   const v9 = data["requested_at"];
   if (v9 === undefined) return false;
   if (!(typeof v9 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -909,6 +912,9 @@ function acceptsStrict(data) {
   for (const v11 in data) {
     if (!(v11 === "account_number" || v11 === "join_supplier_process_number" || v11 === "subtype" || v11 === "supply_points" || v11 === "requested_at")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -795,6 +795,9 @@ function acceptsTolerant(data) {
     const v5 = v3[v4];
     if (!acceptsTolerant_0(v5)) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -833,6 +836,9 @@ function acceptsStrict(data) {
   for (const v10 in data) {
     if (!(v10 === "account_number" || v10 === "join_supplier_process_number" || v10 === "subtype" || v10 === "supply_points")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -1196,6 +1196,9 @@ function acceptsTolerant(data) {
   const v10 = data["contract_references"];
   if (v10 === undefined) return false;
   if (!acceptsTolerant_2(v10)) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1217,7 +1220,7 @@ function acceptsTolerant_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v7 = data["id"];
   if (v7 === undefined) return false;
-  if (!(typeof v7 == "number" && !(v7 % 1) && !isNaN(v7) && isFinite(v7))) return false;
+  if (!(Number.isInteger(v7))) return false;
   const v8 = data["supply_start_at"];
   if (v8 === undefined) return false;
   if (!(typeof v8 == "string")) return false;
@@ -1260,6 +1263,9 @@ function acceptsStrict(data) {
   for (const v16 in data) {
     if (!(v16 === "account_number" || v16 === "join_supplier_process_number" || v16 === "supply_point" || v16 === "supply_period" || v16 === "contract_references")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1284,7 +1290,7 @@ function acceptsStrict_1(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v8 = data["id"];
   if (v8 === undefined) return false;
-  if (!(typeof v8 == "number" && !(v8 % 1) && !isNaN(v8) && isFinite(v8))) return false;
+  if (!(Number.isInteger(v8))) return false;
   const v9 = data["supply_start_at"];
   if (v9 === undefined) return false;
   if (!(typeof v9 == "string")) return false;

@@ -723,6 +723,9 @@ function acceptsTolerant(data) {
   const v6 = data["subtype"];
   if (v6 === undefined) return false;
   if (!(typeof v6 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -757,6 +760,9 @@ function acceptsStrict(data) {
   for (const v8 in data) {
     if (!(v8 === "account_number" || v8 === "join_supplier_process_number" || v8 === "supply_point" || v8 === "subtype")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

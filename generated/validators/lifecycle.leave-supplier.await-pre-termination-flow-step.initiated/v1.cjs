@@ -390,6 +390,9 @@ function acceptsTolerant(data) {
   const v2 = data["subtype"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -407,5 +410,8 @@ function acceptsStrict(data) {
   for (const v3 in data) {
     if (!(v3 === "account_number" || v3 === "leave_supplier_process_number" || v3 === "subtype")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

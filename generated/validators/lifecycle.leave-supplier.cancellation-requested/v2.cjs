@@ -788,7 +788,7 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["leave_supplier_process_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["leave_supplier_process_number"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
@@ -799,6 +799,9 @@ function acceptsTolerant(data) {
     const v5 = v3[v4];
     if (!acceptsTolerant_0(v5)) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -823,7 +826,7 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["leave_supplier_process_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["leave_supplier_process_number"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
@@ -837,6 +840,9 @@ function acceptsStrict(data) {
   for (const v10 in data) {
     if (!(v10 === "account_number" || v10 === "leave_supplier_process_id" || v10 === "leave_supplier_process_number" || v10 === "supply_points")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -858,7 +858,7 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["leave_supplier_process_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["leave_supplier_process_number"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
@@ -872,6 +872,9 @@ function acceptsTolerant(data) {
     const v6 = v4[v5];
     if (!acceptsTolerant_0(v6)) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -896,7 +899,7 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["leave_supplier_process_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["leave_supplier_process_number"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
@@ -913,6 +916,9 @@ function acceptsStrict(data) {
   for (const v11 in data) {
     if (!(v11 === "account_number" || v11 === "leave_supplier_process_id" || v11 === "leave_supplier_process_number" || v11 === "leave_supplier_process_subtype" || v11 === "supply_points")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

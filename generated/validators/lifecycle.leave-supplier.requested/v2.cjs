@@ -1126,7 +1126,7 @@ function acceptsTolerant(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["leave_supplier_process_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["leave_supplier_process_subtype"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
@@ -1151,8 +1151,11 @@ function acceptsTolerant(data) {
   if (!(typeof v12 == "boolean")) return false;
   const v13 = data["passive_loss_instigated_supply_point_id"];
   if (v13 !== undefined) {
-    if (!(typeof v13 == "number" && !(v13 % 1) && !isNaN(v13) && isFinite(v13))) return false;
+    if (!(Number.isInteger(v13))) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -1177,7 +1180,7 @@ function acceptsStrict(data) {
   if (!(typeof v0 == "string")) return false;
   const v1 = data["leave_supplier_process_id"];
   if (v1 === undefined) return false;
-  if (!(typeof v1 == "number" && !(v1 % 1) && !isNaN(v1) && isFinite(v1))) return false;
+  if (!(Number.isInteger(v1))) return false;
   const v2 = data["leave_supplier_process_subtype"];
   if (v2 === undefined) return false;
   if (!(typeof v2 == "string")) return false;
@@ -1202,11 +1205,14 @@ function acceptsStrict(data) {
   if (!(typeof v13 == "boolean")) return false;
   const v14 = data["passive_loss_instigated_supply_point_id"];
   if (v14 !== undefined) {
-    if (!(typeof v14 == "number" && !(v14 % 1) && !isNaN(v14) && isFinite(v14))) return false;
+    if (!(Number.isInteger(v14))) return false;
   }
   for (const v15 in data) {
     if (!(v15 === "account_number" || v15 === "leave_supplier_process_id" || v15 === "leave_supplier_process_subtype" || v15 === "supply_points" || v15 === "requested_supply_end_at" || v15 === "requested_supply_end_date" || v15 === "requested_at" || v15 === "is_passive" || v15 === "passive_loss_instigated_supply_point_id")) return false;
   }
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
