@@ -1,13 +1,16 @@
 /**
  * Bus group of `npm run bench` (`--only bus`): end-to-end consume throughput on real brokers,
  * with validation (`consumeEvents`) against the same consumer loop without it, same broker,
- * same stored messages, same run. The loop without validation has the adapter's shape (an
- * async decision that parses the JSON and awaits the handler, then an async settle that
- * acknowledges, then a count), so the difference is the validation. Rounds alternate the two
- * so that load on the machine hits both alike; one uncounted round first. The brokers run on
+ * same stored messages, same run. The loop without validation consumes as the adapter does
+ * and does the adapter's work per message except the validation: on NATS, the same
+ * `consume()` iterator and buffer, the bytes decoded and `JSON.parse`d, the handler called
+ * and awaited only if it returned a promise (as the adapter does), `ack` (or `nak` if the
+ * handler threw), a count; on Redis, the adapter's shape (an async decision that parses the
+ * JSON and awaits the handler, then an awaited `XACK`). Rounds alternate the two so that
+ * load on the machine hits both alike; one uncounted round first. The brokers run on
  * loopback ports and are stopped at the end.
  */
-import { AckPolicy, jetstream, jetstreamManager, type Consumer, type JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, jetstream, jetstreamManager, type Consumer } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import { consumeEvents as consumeNats } from '../../runtime/nats/index.js';
@@ -18,14 +21,18 @@ import { prepareStream } from './inputs.js';
 
 const decoder = new TextDecoder();
 
-/** The adapters' decision without validation: parse, then the handler. */
-async function decideWithoutValidation(data: string, handler: (event: unknown) => unknown): Promise<'handled'> {
-  await handler(JSON.parse(data));
+/** What the NATS adapter awaits: a handler's promise (or thenable), never a plain value. */
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+
+/** The Redis adapter's decision without validation: parse, then the handler. */
+async function decideWithoutValidation(data: string, handler: (event: unknown, message: unknown) => unknown): Promise<'handled'> {
+  await handler(JSON.parse(data), undefined);
   return 'handled';
 }
 
 /** Times one consumer from its start until the handler has seen `count` messages. */
-async function timeUntilHandled(count: number, start: (handler: () => void) => Promise<() => Promise<unknown>>): Promise<number> {
+async function timeUntilHandled(count: number, start: (handler: (event: unknown, message: unknown) => unknown) => Promise<() => Promise<unknown>>): Promise<number> {
   let handled = 0;
   let done!: () => void;
   const allHandled = new Promise<void>((resolve) => (done = resolve));
@@ -75,10 +82,14 @@ async function benchNats(texts: string[], rounds: number): Promise<BrokerResult>
           const messages = await (await freshConsumer()).consume({ max_messages: 100 });
           const loop = (async () => {
             let received = 0;
-            const settle = async (msg: JsMsg) => msg.ack();
             for await (const msg of messages) {
-              await decideWithoutValidation(decoder.decode(msg.data), handler);
-              await settle(msg);
+              try {
+                const returned = handler(JSON.parse(decoder.decode(msg.data)), msg);
+                if (isThenable(returned)) await returned;
+                msg.ack();
+              } catch {
+                msg.nak();
+              }
               received++;
             }
             return received;
