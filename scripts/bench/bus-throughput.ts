@@ -6,9 +6,9 @@
  * `consume()` iterator and buffer, the bytes decoded and `JSON.parse`d, the handler called
  * and awaited only if it returned a promise (as the adapter does), `ack` (or `nak` if the
  * handler threw), a count; on Redis, the adapter's shape (an async decision that parses the
- * JSON and awaits the handler, then an awaited `XACK`). Rounds alternate the two so that
- * load on the machine hits both alike; one uncounted round first. The brokers run on
- * loopback ports and are stopped at the end.
+ * JSON and awaits the handler, then an awaited `XACK`). Rounds alternate the two, in an order
+ * that flips every round, so that load on the machine hits both alike; one uncounted round
+ * first. The brokers run on loopback ports and are stopped at the end.
  */
 import { AckPolicy, jetstream, jetstreamManager, type Consumer } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -67,18 +67,14 @@ async function benchNats(texts: string[], rounds: number): Promise<BrokerResult>
       await jsm.consumers.add('BENCH', { durable_name: name, ack_policy: AckPolicy.Explicit });
       return js.consumers.get('BENCH', name);
     };
-    const validated: number[] = [];
-    const plain: number[] = [];
-    // Round 0 warms up (the validators load on first use of each event) and is not counted.
-    for (let r = -1; r < rounds; r++) {
-      validated.push(
-        await timeUntilHandled(texts.length, async (handler) => {
+    return alternate('nats', rounds, {
+      validated: () =>
+        timeUntilHandled(texts.length, async (handler) => {
           const consumption = consumeNats(await freshConsumer(), handler, { js, deadLetterSubject: 'bench-dead.events' });
           return () => consumption.stop();
         }),
-      );
-      plain.push(
-        await timeUntilHandled(texts.length, async (handler) => {
+      plain: () =>
+        timeUntilHandled(texts.length, async (handler) => {
           const messages = await (await freshConsumer()).consume({ max_messages: 100 });
           const loop = (async () => {
             let received = 0;
@@ -99,13 +95,7 @@ async function benchNats(texts: string[], rounds: number): Promise<BrokerResult>
             await loop;
           };
         }),
-      );
-      if (r < 0) {
-        validated.pop();
-        plain.pop();
-      } else log(`nats round ${r + 1}/${rounds}: validated ${validated.at(-1)!.toFixed(0)} ms, plain ${plain.at(-1)!.toFixed(0)} ms`);
-    }
-    return result(validated, plain);
+    });
   } finally {
     await nc.close();
     await server.stop();
@@ -128,18 +118,14 @@ async function benchRedis(texts: string[], rounds: number): Promise<BrokerResult
       await admin.xgroup('CREATE', 'bench', group, '0');
       return group;
     };
-    const validated: number[] = [];
-    const plain: number[] = [];
-    // Round 0 warms up (the validators load on first use of each event) and is not counted.
-    for (let r = -1; r < rounds; r++) {
-      validated.push(
-        await timeUntilHandled(texts.length, async (handler) => {
+    return alternate('redis', rounds, {
+      validated: () =>
+        timeUntilHandled(texts.length, async (handler) => {
           const consumption = consumeRedis(reader, handler, { stream: 'bench', group: await freshGroup(), consumer: 'c', deadLetterStream: 'bench:dead', blockMs: 100 });
           return () => consumption.stop();
         }),
-      );
-      plain.push(
-        await timeUntilHandled(texts.length, async (handler) => {
+      plain: () =>
+        timeUntilHandled(texts.length, async (handler) => {
           const group = await freshGroup();
           let stopping = false;
           const loop = (async () => {
@@ -156,18 +142,38 @@ async function benchRedis(texts: string[], rounds: number): Promise<BrokerResult
             await loop;
           };
         }),
-      );
-      if (r < 0) {
-        validated.pop();
-        plain.pop();
-      } else log(`redis round ${r + 1}/${rounds}: validated ${validated.at(-1)!.toFixed(0)} ms, plain ${plain.at(-1)!.toFixed(0)} ms`);
-    }
-    return result(validated, plain);
+    });
   } finally {
     reader.disconnect();
     admin.disconnect();
     await server.stop();
   }
+}
+
+/**
+ * Runs `rounds` counted rounds of both consumers after one uncounted round (the validators
+ * load on first use of each event). The order flips every round, so that neither always
+ * runs right after the other.
+ */
+async function alternate(broker: string, rounds: number, run: { validated: () => Promise<number>; plain: () => Promise<number> }): Promise<BrokerResult> {
+  const validated: number[] = [];
+  const plain: number[] = [];
+  for (let r = -1; r < rounds; r++) {
+    let v: number;
+    let p: number;
+    if (r % 2 === 0) {
+      p = await run.plain();
+      v = await run.validated();
+    } else {
+      v = await run.validated();
+      p = await run.plain();
+    }
+    if (r < 0) continue;
+    validated.push(v);
+    plain.push(p);
+    log(`${broker} round ${r + 1}/${rounds}: validated ${v.toFixed(0)} ms, plain ${p.toFixed(0)} ms`);
+  }
+  return result(validated, plain);
 }
 
 function result(validated: number[], plain: number[]): BrokerResult {
