@@ -67,7 +67,7 @@ async function benchNats(texts: string[], rounds: number): Promise<BrokerResult>
       await jsm.consumers.add('BENCH', { durable_name: name, ack_policy: AckPolicy.Explicit });
       return js.consumers.get('BENCH', name);
     };
-    return alternate('nats', rounds, {
+    return await alternate('nats', rounds, {
       validated: () =>
         timeUntilHandled(texts.length, async (handler) => {
           const consumption = consumeNats(await freshConsumer(), handler, { js, deadLetterSubject: 'bench-dead.events' });
@@ -118,7 +118,7 @@ async function benchRedis(texts: string[], rounds: number): Promise<BrokerResult
       await admin.xgroup('CREATE', 'bench', group, '0');
       return group;
     };
-    return alternate('redis', rounds, {
+    return await alternate('redis', rounds, {
       validated: () =>
         timeUntilHandled(texts.length, async (handler) => {
           const consumption = consumeRedis(reader, handler, { stream: 'bench', group: await freshGroup(), consumer: 'c', deadLetterStream: 'bench:dead', blockMs: 100 });
