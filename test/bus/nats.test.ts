@@ -3,9 +3,10 @@
  * first; consume acks, naks with back-off, dead-letters with the reason in headers before
  * acknowledging; replay moves back what is valid now.
  */
+import { Socket } from 'node:net';
 import { AckPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EventValidationError, type CatalogEvent } from '../../runtime/index.js';
 import { consumeEvents, DEAD_LETTER_HEADERS, publishEvent, replayDeadLetters } from '../../runtime/nats/index.js';
 import { startNatsServer, type RunningBroker } from './brokers.js';
@@ -232,6 +233,24 @@ describe('consumeEvents', () => {
     expect(deliveries).toEqual([1]);
     expect(consumption.counts).toMatchObject({ received: 1, handled: 1, retried: 0 });
     expect(await consumer.info()).toMatchObject({ num_redelivered: 0, num_ack_pending: 0 });
+  }, 60_000);
+
+  it('sends the acks of a burst of messages together: far fewer socket writes than messages, every one acknowledged', async () => {
+    const { consumer, deadLetterSubject } = await freshStreams('BURST');
+    const burst = 200;
+    await Promise.all(Array.from({ length: burst }, (_, i) => js.publish('BURST.events', encode(valid(`B-${i}`)))));
+    const writes = vi.spyOn(Socket.prototype, 'write');
+    try {
+      const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject });
+      await until(() => consumption.counts.handled === burst, 'every message handled and acknowledged');
+      expect(writes.mock.calls.length).toBeLessThan(burst / 2);
+      await consumption.stop();
+      expect(consumption.counts).toMatchObject({ received: burst, handled: burst });
+    } finally {
+      writes.mockRestore();
+    }
+    await until(async () => (await consumer.info()).num_ack_pending === 0, 'the acks');
+    expect(await consumer.info()).toMatchObject({ num_pending: 0, num_redelivered: 0 });
   }, 60_000);
 
   it('rejects a missing deadLetterSubject at once', async () => {
