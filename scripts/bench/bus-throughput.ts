@@ -4,8 +4,9 @@
  * same stored messages, same run. The loop without validation consumes as the adapter does
  * and does the adapter's work per message except the validation: on NATS, the same
  * `consume()` iterator and buffer, the bytes decoded and `JSON.parse`d, the handler called
- * and awaited only if it returned a promise (as the adapter does), `ack` (or `nak` if the
- * handler threw), a count; on Redis, the adapter's shape (an async decision that parses the
+ * and awaited only if it returned a promise (as the adapter does), the ack held and sent
+ * with the others of its burst by the adapter's own `AckBatch` (or a `nak` if the handler
+ * threw), the counts; on Redis, the adapter's shape (an async decision that parses the
  * JSON and awaits the handler, then an awaited `XACK`). Rounds alternate the two, in an order
  * that flips every round, so that load on the machine hits both alike; one uncounted round
  * first. The brokers run on loopback ports and are stopped at the end.
@@ -13,6 +14,8 @@
 import { AckPolicy, jetstream, jetstreamManager, type Consumer } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
+import { emptyCounts } from '../../runtime/bus/index.js';
+import { AckBatch } from '../../runtime/nats/ack-batch.js';
 import { consumeEvents as consumeNats } from '../../runtime/nats/index.js';
 import { consumeEvents as consumeRedis } from '../../runtime/redis-streams/index.js';
 import { startNatsServer, startRedisServer } from '../../test/bus/brokers.js';
@@ -77,18 +80,24 @@ async function benchNats(texts: string[], rounds: number): Promise<BrokerResult>
         timeUntilHandled(texts.length, async (handler) => {
           const messages = await (await freshConsumer()).consume({ max_messages: 100 });
           const loop = (async () => {
-            let received = 0;
+            const counts = emptyCounts();
+            const acks = new AckBatch(counts, 100, 10);
             for await (const msg of messages) {
               try {
                 const returned = handler(JSON.parse(decoder.decode(msg.data)), msg);
-                if (isThenable(returned)) await returned;
-                msg.ack();
+                if (isThenable(returned)) {
+                  acks.send();
+                  await returned;
+                }
+                acks.hold(msg, false);
               } catch {
                 msg.nak();
+                counts.received++;
+                counts.retried++;
               }
-              received++;
             }
-            return received;
+            acks.send();
+            return counts;
           })();
           return async () => {
             await messages.close();
