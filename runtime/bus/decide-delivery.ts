@@ -75,10 +75,11 @@ export function decideDeliveryNow<M>(
   let returned: unknown;
   try {
     returned = handler(event, message);
+    // Inside the try: reading `then` can throw too, which `await` would have caught.
+    if (!isThenable(returned)) return { action: 'handled', event };
   } catch (thrown) {
     return handlerThrew(thrown, message, deliveriesOf, policy);
   }
-  if (!isThenable(returned)) return { action: 'handled', event };
   return Promise.resolve(returned).then(
     (): DeliveryDecision => ({ action: 'handled', event }),
     (thrown: unknown) => handlerThrew(thrown, message, deliveriesOf, policy),

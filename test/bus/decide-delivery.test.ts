@@ -170,6 +170,17 @@ describe('decideDeliveryNow', () => {
     });
   });
 
+  it('treats a result whose then cannot be read as a handler failure, as await does', async () => {
+    const hostile = {
+      get then(): never {
+        throw new Error('no then');
+      },
+    };
+    const decision = decideDeliveryNow(json(valid), message, deliveriesOf(1), () => hostile, policy);
+    expect(decision).toMatchObject({ action: 'retry', reason: 'handler_failed', error: expect.objectContaining({ message: 'no then' }) });
+    expect(await decideDelivery(delivery(json(valid)), () => hostile, policy)).toMatchObject({ action: 'retry', reason: 'handler_failed' });
+  });
+
   it('reads the delivery count only when it weighs a retry', async () => {
     const counted = deliveriesOf(1);
     decideDeliveryNow(json(valid), message, counted, vi.fn(), policy);
