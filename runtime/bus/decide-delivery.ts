@@ -1,5 +1,5 @@
 // Through the root entry, so that a built adapter shares the root's code (one EventValidationError class).
-import { decodeEvent, EventValidationError, type CatalogEvent, type EventErrorCode, type EventIssue } from '../index.js';
+import { decodeEvent, EventValidationError, type CatalogEvent, type EventError, type EventErrorCode, type EventIssue } from '../index.js';
 import { boundIssues } from './dead-letter-issues.js';
 import { retryDelayMs, type DeliveryPolicy } from './delivery-policy.js';
 
@@ -35,6 +35,10 @@ const byteLength = (data: string | Uint8Array): number => (typeof data === 'stri
 
 const describeThrown = (thrown: unknown): string => (thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : `threw ${String(thrown)}`);
 
+/** A handler's result that must be waited for: a promise, or any thenable (as `await` treats it). */
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+
 /**
  * The whole consumer decision for one delivered message, free of any transport: decode and
  * validate (`decodeEvent`), then call the handler. A message that cannot become valid by
@@ -43,36 +47,70 @@ const describeThrown = (thrown: unknown): string => (thrown instanceof Error ? `
  * Never throws.
  */
 export async function decideDelivery<M>(delivery: Delivery<M>, handler: BusHandler<M>, policy: DeliveryPolicy): Promise<DeliveryDecision> {
-  const size = byteLength(delivery.data);
-  if (size > policy.maxMessageBytes) {
-    const message = `message of ${size} bytes is larger than the ${policy.maxMessageBytes} bytes allowed`;
-    return { action: 'dead_letter', reason: 'malformed_message', message, issues: [{ path: '', code: 'too_large', message }] };
-  }
-  const result = decodeEvent(delivery.data, { mode: policy.mode });
-  if (!result.ok) {
-    const { error } = result;
-    if (error.code === 'unknown_event_type' || error.code === 'unknown_event_version') {
-      if (policy.unknown === 'ack') return { action: 'ignored', reason: error.code };
-      if (policy.unknown === 'retry' && delivery.deliveries < policy.maxDeliver) {
-        return { action: 'retry', delayMs: retryDelayMs(delivery.deliveries, policy.backoffMs), reason: error.code };
-      }
-    }
-    return { action: 'dead_letter', reason: error.code, message: error.message, issues: boundIssues(error.issues) };
-  }
+  return decideDeliveryNow(delivery.data, delivery.message, () => delivery.deliveries, handler, policy);
+}
 
-  try {
-    await handler(result.event, delivery.message);
-    return { action: 'handled', event: result.event };
-  } catch (thrown) {
-    // A handler that validates again (a `createHandler` in strict mode) can reject what a
-    // tolerant decode let through: no retry can fix that either.
-    if (thrown instanceof EventValidationError) {
-      return { action: 'dead_letter', reason: thrown.code, message: thrown.message, issues: boundIssues(thrown.issues) };
-    }
-    if (delivery.deliveries < policy.maxDeliver) {
-      return { action: 'retry', delayMs: retryDelayMs(delivery.deliveries, policy.backoffMs), reason: 'handler_failed', error: thrown };
-    }
-    const message = `handler failed on delivery ${delivery.deliveries} of ${policy.maxDeliver}: ${describeThrown(thrown)}`;
-    return { action: 'dead_letter', reason: 'handler_failed', message, issues: boundIssues([{ path: '', code: 'handler_error', message: describeThrown(thrown) }]) };
+/**
+ * `decideDelivery` for a consumer loop: the same decision, returned at once unless the
+ * handler returned a promise (then a promise of it), so that a handler that returns a plain
+ * value costs the loop no await. `deliveriesOf(message)` is called only when a retry is
+ * weighed, so a transport whose delivery count is costly to read pays for it only then.
+ * Throws (or rejects) only if `deliveriesOf` does.
+ */
+export function decideDeliveryNow<M>(
+  data: string | Uint8Array,
+  message: M,
+  deliveriesOf: (message: M) => number,
+  handler: BusHandler<M>,
+  policy: DeliveryPolicy,
+): DeliveryDecision | Promise<DeliveryDecision> {
+  const size = byteLength(data);
+  if (size > policy.maxMessageBytes) {
+    const text = `message of ${size} bytes is larger than the ${policy.maxMessageBytes} bytes allowed`;
+    return { action: 'dead_letter', reason: 'malformed_message', message: text, issues: [{ path: '', code: 'too_large', message: text }] };
   }
+  const result = decodeEvent(data, policy.mode === 'strict' ? STRICT : TOLERANT);
+  if (!result.ok) return rejected(result.error, message, deliveriesOf, policy);
+  const { event } = result;
+  let returned: unknown;
+  try {
+    returned = handler(event, message);
+    // Inside the try: reading `then` can throw too, which `await` would have caught.
+    if (!isThenable(returned)) return { action: 'handled', event };
+  } catch (thrown) {
+    return handlerThrew(thrown, message, deliveriesOf, policy);
+  }
+  return Promise.resolve(returned).then(
+    (): DeliveryDecision => ({ action: 'handled', event }),
+    (thrown: unknown) => handlerThrew(thrown, message, deliveriesOf, policy),
+  );
+}
+
+// One options object per mode, not one per message.
+const TOLERANT = { mode: 'tolerant' } as const;
+const STRICT = { mode: 'strict' } as const;
+
+function rejected<M>(error: EventError, message: M, deliveriesOf: (message: M) => number, policy: DeliveryPolicy): DeliveryDecision {
+  if (error.code === 'unknown_event_type' || error.code === 'unknown_event_version') {
+    if (policy.unknown === 'ack') return { action: 'ignored', reason: error.code };
+    if (policy.unknown === 'retry') {
+      const deliveries = deliveriesOf(message);
+      if (deliveries < policy.maxDeliver) return { action: 'retry', delayMs: retryDelayMs(deliveries, policy.backoffMs), reason: error.code };
+    }
+  }
+  return { action: 'dead_letter', reason: error.code, message: error.message, issues: boundIssues(error.issues) };
+}
+
+function handlerThrew<M>(thrown: unknown, message: M, deliveriesOf: (message: M) => number, policy: DeliveryPolicy): DeliveryDecision {
+  // A handler that validates again (a `createHandler` in strict mode) can reject what a
+  // tolerant decode let through: no retry can fix that either.
+  if (thrown instanceof EventValidationError) {
+    return { action: 'dead_letter', reason: thrown.code, message: thrown.message, issues: boundIssues(thrown.issues) };
+  }
+  const deliveries = deliveriesOf(message);
+  if (deliveries < policy.maxDeliver) {
+    return { action: 'retry', delayMs: retryDelayMs(deliveries, policy.backoffMs), reason: 'handler_failed', error: thrown };
+  }
+  const text = `handler failed on delivery ${deliveries} of ${policy.maxDeliver}: ${describeThrown(thrown)}`;
+  return { action: 'dead_letter', reason: 'handler_failed', message: text, issues: boundIssues([{ path: '', code: 'handler_error', message: describeThrown(thrown) }]) };
 }

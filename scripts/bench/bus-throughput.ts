@@ -1,15 +1,21 @@
 /**
  * Bus group of `npm run bench` (`--only bus`): end-to-end consume throughput on real brokers,
  * with validation (`consumeEvents`) against the same consumer loop without it, same broker,
- * same stored messages, same run. The loop without validation has the adapter's shape (an
- * async decision that parses the JSON and awaits the handler, then an async settle that
- * acknowledges, then a count), so the difference is the validation. Rounds alternate the two
- * so that load on the machine hits both alike; one uncounted round first. The brokers run on
- * loopback ports and are stopped at the end.
+ * same stored messages, same run. The loop without validation consumes as the adapter does
+ * and does the adapter's work per message except the validation: on NATS, the same
+ * `consume()` iterator and buffer, the bytes decoded and `JSON.parse`d, the handler called
+ * and awaited only if it returned a promise (as the adapter does), the ack held and sent
+ * with the others of its burst by the adapter's own `AckBatch` (or a `nak` if the handler
+ * threw), the counts; on Redis, the adapter's shape (an async decision that parses the
+ * JSON and awaits the handler, then an awaited `XACK`). Rounds alternate the two, in an order
+ * that flips every round, so that load on the machine hits both alike; one uncounted round
+ * first. The brokers run on loopback ports and are stopped at the end.
  */
-import { AckPolicy, jetstream, jetstreamManager, type Consumer, type JsMsg } from '@nats-io/jetstream';
+import { AckPolicy, jetstream, jetstreamManager, type Consumer } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
+import { emptyCounts } from '../../runtime/bus/index.js';
+import { AckBatch } from '../../runtime/nats/ack-batch.js';
 import { consumeEvents as consumeNats } from '../../runtime/nats/index.js';
 import { consumeEvents as consumeRedis } from '../../runtime/redis-streams/index.js';
 import { startNatsServer, startRedisServer } from '../../test/bus/brokers.js';
@@ -18,14 +24,18 @@ import { prepareStream } from './inputs.js';
 
 const decoder = new TextDecoder();
 
-/** The adapters' decision without validation: parse, then the handler. */
-async function decideWithoutValidation(data: string, handler: (event: unknown) => unknown): Promise<'handled'> {
-  await handler(JSON.parse(data));
+/** What the NATS adapter awaits: a handler's promise (or thenable), never a plain value. */
+const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+  value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
+
+/** The Redis adapter's decision without validation: parse, then the handler. */
+async function decideWithoutValidation(data: string, handler: (event: unknown, message: unknown) => unknown): Promise<'handled'> {
+  await handler(JSON.parse(data), undefined);
   return 'handled';
 }
 
 /** Times one consumer from its start until the handler has seen `count` messages. */
-async function timeUntilHandled(count: number, start: (handler: () => void) => Promise<() => Promise<unknown>>): Promise<number> {
+async function timeUntilHandled(count: number, start: (handler: (event: unknown, message: unknown) => unknown) => Promise<() => Promise<unknown>>): Promise<number> {
   let handled = 0;
   let done!: () => void;
   const allHandled = new Promise<void>((resolve) => (done = resolve));
@@ -60,41 +70,41 @@ async function benchNats(texts: string[], rounds: number): Promise<BrokerResult>
       await jsm.consumers.add('BENCH', { durable_name: name, ack_policy: AckPolicy.Explicit });
       return js.consumers.get('BENCH', name);
     };
-    const validated: number[] = [];
-    const plain: number[] = [];
-    // Round 0 warms up (the validators load on first use of each event) and is not counted.
-    for (let r = -1; r < rounds; r++) {
-      validated.push(
-        await timeUntilHandled(texts.length, async (handler) => {
+    return await alternate('nats', rounds, {
+      validated: () =>
+        timeUntilHandled(texts.length, async (handler) => {
           const consumption = consumeNats(await freshConsumer(), handler, { js, deadLetterSubject: 'bench-dead.events' });
           return () => consumption.stop();
         }),
-      );
-      plain.push(
-        await timeUntilHandled(texts.length, async (handler) => {
+      plain: () =>
+        timeUntilHandled(texts.length, async (handler) => {
           const messages = await (await freshConsumer()).consume({ max_messages: 100 });
           const loop = (async () => {
-            let received = 0;
-            const settle = async (msg: JsMsg) => msg.ack();
+            const counts = emptyCounts();
+            const acks = new AckBatch(counts, 100, 10);
             for await (const msg of messages) {
-              await decideWithoutValidation(decoder.decode(msg.data), handler);
-              await settle(msg);
-              received++;
+              try {
+                const returned = handler(JSON.parse(decoder.decode(msg.data)), msg);
+                if (isThenable(returned)) {
+                  acks.send();
+                  await returned;
+                }
+                acks.hold(msg, false);
+              } catch {
+                msg.nak();
+                counts.received++;
+                counts.retried++;
+              }
             }
-            return received;
+            acks.send();
+            return counts;
           })();
           return async () => {
             await messages.close();
             await loop;
           };
         }),
-      );
-      if (r < 0) {
-        validated.pop();
-        plain.pop();
-      } else log(`nats round ${r + 1}/${rounds}: validated ${validated.at(-1)!.toFixed(0)} ms, plain ${plain.at(-1)!.toFixed(0)} ms`);
-    }
-    return result(validated, plain);
+    });
   } finally {
     await nc.close();
     await server.stop();
@@ -117,18 +127,14 @@ async function benchRedis(texts: string[], rounds: number): Promise<BrokerResult
       await admin.xgroup('CREATE', 'bench', group, '0');
       return group;
     };
-    const validated: number[] = [];
-    const plain: number[] = [];
-    // Round 0 warms up (the validators load on first use of each event) and is not counted.
-    for (let r = -1; r < rounds; r++) {
-      validated.push(
-        await timeUntilHandled(texts.length, async (handler) => {
+    return await alternate('redis', rounds, {
+      validated: () =>
+        timeUntilHandled(texts.length, async (handler) => {
           const consumption = consumeRedis(reader, handler, { stream: 'bench', group: await freshGroup(), consumer: 'c', deadLetterStream: 'bench:dead', blockMs: 100 });
           return () => consumption.stop();
         }),
-      );
-      plain.push(
-        await timeUntilHandled(texts.length, async (handler) => {
+      plain: () =>
+        timeUntilHandled(texts.length, async (handler) => {
           const group = await freshGroup();
           let stopping = false;
           const loop = (async () => {
@@ -145,18 +151,38 @@ async function benchRedis(texts: string[], rounds: number): Promise<BrokerResult
             await loop;
           };
         }),
-      );
-      if (r < 0) {
-        validated.pop();
-        plain.pop();
-      } else log(`redis round ${r + 1}/${rounds}: validated ${validated.at(-1)!.toFixed(0)} ms, plain ${plain.at(-1)!.toFixed(0)} ms`);
-    }
-    return result(validated, plain);
+    });
   } finally {
     reader.disconnect();
     admin.disconnect();
     await server.stop();
   }
+}
+
+/**
+ * Runs `rounds` counted rounds of both consumers after one uncounted round (the validators
+ * load on first use of each event). The order flips every round, so that neither always
+ * runs right after the other.
+ */
+async function alternate(broker: string, rounds: number, run: { validated: () => Promise<number>; plain: () => Promise<number> }): Promise<BrokerResult> {
+  const validated: number[] = [];
+  const plain: number[] = [];
+  for (let r = -1; r < rounds; r++) {
+    let v: number;
+    let p: number;
+    if (r % 2 === 0) {
+      p = await run.plain();
+      v = await run.validated();
+    } else {
+      v = await run.validated();
+      p = await run.plain();
+    }
+    if (r < 0) continue;
+    validated.push(v);
+    plain.push(p);
+    log(`${broker} round ${r + 1}/${rounds}: validated ${v.toFixed(0)} ms, plain ${p.toFixed(0)} ms`);
+  }
+  return result(validated, plain);
 }
 
 function result(validated: number[], plain: number[]): BrokerResult {

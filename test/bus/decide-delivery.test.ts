@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createHandler } from '../../runtime/index.js';
-import { boundIssues, countDecision, decideDelivery, deliveryPolicy, emptyCounts, retryDelayMs, totalDeadLettered, type DeliveryDecision } from '../../runtime/bus/index.js';
+import { boundIssues, countDecision, decideDelivery, decideDeliveryNow, deliveryPolicy, emptyCounts, retryDelayMs, totalDeadLettered, type DeliveryDecision } from '../../runtime/bus/index.js';
 
 const valid = { type: 'account.created', version: 'v1', payload: { account_number: 'A-1', account_user_emails: [] } };
 const json = (value: unknown) => JSON.stringify(value);
@@ -115,6 +115,84 @@ describe('decideDelivery', () => {
       }, policy);
       expect(decision).toMatchObject({ action: 'dead_letter', reason: 'handler_failed' });
     }
+  });
+});
+
+describe('decideDeliveryNow', () => {
+  const message = { id: 'm-1' };
+  const deliveriesOf = (deliveries: number) => vi.fn((_message: typeof message) => deliveries);
+
+  it('decides at once, without a promise, when the handler returns a plain value', () => {
+    const handler = vi.fn(() => 'done');
+    const decision = decideDeliveryNow(json(valid), message, deliveriesOf(1), handler, policy);
+    expect(decision).not.toBeInstanceOf(Promise);
+    expect(decision).toEqual({ action: 'handled', event: valid });
+    expect(handler).toHaveBeenCalledWith(valid, message);
+  });
+
+  it.each(cases)('decides %s at once, as decideDelivery does', async (_name, { data, want }) => {
+    const decision = decideDeliveryNow(data, message, deliveriesOf(1), vi.fn(), policy);
+    expect(decision).not.toBeInstanceOf(Promise);
+    expect(decision).toEqual(await decideDelivery(delivery(data), vi.fn(), policy));
+    expect(decision).toMatchObject(want);
+  });
+
+  it('retries a handler that throws at once, without a promise', () => {
+    const decision = decideDeliveryNow(json(valid), message, deliveriesOf(2), () => {
+      throw new Error('timeout');
+    }, policy);
+    expect(decision).toMatchObject({ action: 'retry', reason: 'handler_failed', error: expect.objectContaining({ message: 'timeout' }) });
+  });
+
+  it('waits for a handler that returns a promise (or any thenable), and only then decides', async () => {
+    let finish!: () => void;
+    const pending = decideDeliveryNow(json(valid), message, deliveriesOf(1), () => new Promise<void>((resolve) => (finish = resolve)), policy);
+    expect(pending).toBeInstanceOf(Promise);
+    let decided = false;
+    void (pending as Promise<unknown>).then(() => (decided = true));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(decided).toBe(false);
+    finish();
+    await expect(pending).resolves.toEqual({ action: 'handled', event: valid });
+
+    const thenable = { then: (resolve: (value: unknown) => void) => resolve('ok') };
+    await expect(decideDeliveryNow(json(valid), message, deliveriesOf(1), () => thenable, policy)).resolves.toMatchObject({ action: 'handled' });
+  });
+
+  it('turns a rejected promise into the same retry, then dead letter, as a throw', async () => {
+    const failing = () => Promise.reject(new Error('database down'));
+    await expect(decideDeliveryNow(json(valid), message, deliveriesOf(4), failing, policy)).resolves.toMatchObject({ action: 'retry', reason: 'handler_failed' });
+    await expect(decideDeliveryNow(json(valid), message, deliveriesOf(5), failing, policy)).resolves.toEqual({
+      action: 'dead_letter',
+      reason: 'handler_failed',
+      message: 'handler failed on delivery 5 of 5: Error: database down',
+      issues: [{ path: '', code: 'handler_error', message: 'Error: database down' }],
+    });
+  });
+
+  it('treats a result whose then cannot be read as a handler failure, as await does', async () => {
+    const hostile = {
+      get then(): never {
+        throw new Error('no then');
+      },
+    };
+    const decision = decideDeliveryNow(json(valid), message, deliveriesOf(1), () => hostile, policy);
+    expect(decision).toMatchObject({ action: 'retry', reason: 'handler_failed', error: expect.objectContaining({ message: 'no then' }) });
+    expect(await decideDelivery(delivery(json(valid)), () => hostile, policy)).toMatchObject({ action: 'retry', reason: 'handler_failed' });
+  });
+
+  it('reads the delivery count only when it weighs a retry', async () => {
+    const counted = deliveriesOf(1);
+    decideDeliveryNow(json(valid), message, counted, vi.fn(), policy);
+    decideDeliveryNow('{', message, counted, vi.fn(), policy);
+    decideDeliveryNow(json({ ...valid, version: 'v99' }), message, counted, vi.fn(), policy);
+    await decideDeliveryNow(json(valid), message, counted, async () => undefined, policy);
+    expect(counted).not.toHaveBeenCalled();
+    decideDeliveryNow(json(valid), message, counted, () => {
+      throw new Error('x');
+    }, policy);
+    decideDeliveryNow(json({ ...valid, version: 'v99' }), message, counted, vi.fn(), deliveryPolicy({ unknown: 'retry' }));
+    expect(counted.mock.calls).toEqual([[message], [message]]);
   });
 });
 

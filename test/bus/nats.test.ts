@@ -3,9 +3,10 @@
  * first; consume acks, naks with back-off, dead-letters with the reason in headers before
  * acknowledging; replay moves back what is valid now.
  */
+import { Socket } from 'node:net';
 import { AckPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EventValidationError, type CatalogEvent } from '../../runtime/index.js';
 import { consumeEvents, DEAD_LETTER_HEADERS, publishEvent, replayDeadLetters } from '../../runtime/nats/index.js';
 import { startNatsServer, type RunningBroker } from './brokers.js';
@@ -30,10 +31,10 @@ afterAll(async () => {
   await server?.stop();
 }, 60_000);
 
-async function freshStreams(name: string) {
+async function freshStreams(name: string, ackWaitMs = 5000) {
   await jsm.streams.add({ name, subjects: [`${name}.>`] });
   await jsm.streams.add({ name: `${name}_DEAD`, subjects: [`${name}-dead.>`] });
-  await jsm.consumers.add(name, { durable_name: 'workers', ack_policy: AckPolicy.Explicit, ack_wait: 5_000_000_000 });
+  await jsm.consumers.add(name, { durable_name: 'workers', ack_policy: AckPolicy.Explicit, ack_wait: ackWaitMs * 1_000_000 });
   return { consumer: await js.consumers.get(name, 'workers'), deadLetterSubject: `${name}-dead.events` };
 }
 
@@ -85,8 +86,15 @@ describe('publishEvent', () => {
 });
 
 describe('consumeEvents', () => {
-  it('handles, retries and dead-letters each message as the core decides, with the reason in headers', async () => {
-    const { consumer, deadLetterSubject } = await freshStreams('MIX');
+  // A handler that returns a plain value is settled without an await; one that returns a promise, once it settles.
+  it.each([
+    ['returns a plain value', 'MIX', (work: () => void) => work()],
+    ['returns a promise', 'MIXASYNC', async (work: () => void) => {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      work();
+    }],
+  ])('handles, retries and dead-letters each message as the core decides, with the reason in headers (a handler that %s)', async (_kind, name, run) => {
+    const { consumer, deadLetterSubject } = await freshStreams(name);
     const inputs: [string, unknown][] = [
       ['ok-1', valid('A-1')],
       ['invalid', { ...valid('x'), payload: { account_user_emails: [] } }],
@@ -97,18 +105,19 @@ describe('consumeEvents', () => {
       ['always fails', valid('BROKEN')],
       ['ok-2', valid('A-2')],
     ];
-    for (const [, message] of inputs) await js.publish('MIX.events', encode(message));
+    for (const [, message] of inputs) await js.publish(`${name}.events`, encode(message));
 
     const handled: string[] = [];
     let flaky = 0;
     const consumption = consumeEvents(
       consumer,
-      (event: CatalogEvent, msg: JsMsg) => {
-        const account = (event.payload as { account_number: string }).account_number;
-        if (account === 'BROKEN') throw new Error('database down');
-        if (account === 'FLAKY' && flaky++ === 0) throw new Error('timeout');
-        handled.push(`${account}@${msg.info.deliveryCount}`);
-      },
+      (event: CatalogEvent, msg: JsMsg) =>
+        run(() => {
+          const account = (event.payload as { account_number: string }).account_number;
+          if (account === 'BROKEN') throw new Error('database down');
+          if (account === 'FLAKY' && flaky++ === 0) throw new Error('timeout');
+          handled.push(`${account}@${msg.info.deliveryCount}`);
+        }),
       { js, deadLetterSubject, maxDeliver: 3, backoffMs: 20 },
     );
     await until(() => consumption.counts.handled + Object.values(consumption.counts.deadLettered).reduce((a, b) => a + b) === 8, 'every message settled');
@@ -123,13 +132,13 @@ describe('consumeEvents', () => {
       retried: 3,
       deadLettered: { malformed_message: 1, invalid_payload: 1, unknown_event_type: 1, unknown_event_version: 1, handler_failed: 1 },
     });
-    const letters = await deadLetters('MIX_DEAD');
+    const letters = await deadLetters(`${name}_DEAD`);
     expect(letters.map((l) => l.headers['Catalog-Reason'])).toEqual(['invalid_payload', 'malformed_message', 'unknown_event_type', 'unknown_event_version', 'handler_failed']);
     expect(letters[1]!.data).toBe('{"type": "account.created",');
     expect(letters[0]!.headers).toEqual({
       'Catalog-Reason': 'invalid_payload',
       'Catalog-Issues': expect.any(String),
-      'Catalog-Subject': 'MIX.events',
+      'Catalog-Subject': `${name}.events`,
       'Catalog-Stream-Seq': '2',
       'Catalog-Deliveries': '1',
     });
@@ -203,6 +212,45 @@ describe('consumeEvents', () => {
     expect(finished).toBe(true);
     expect(consumption.counts).toMatchObject({ received: 1, handled: 1 });
     await until(async () => (await consumer.info()).num_ack_pending === 0, 'the ack');
+  }, 60_000);
+
+  it('reports a handler that outlasts ack_wait in progress, so that its message is not delivered again', async () => {
+    const { consumer, deadLetterSubject } = await freshStreams('LONG', 1000);
+    await js.publish('LONG.events', encode(valid('SLOW')));
+    const deliveries: number[] = [];
+    const consumption = consumeEvents(
+      consumer,
+      async (_event, msg: JsMsg) => {
+        deliveries.push(msg.info.deliveryCount);
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+      },
+      { js, deadLetterSubject },
+    );
+    await until(() => consumption.counts.handled === 1, 'the slow message handled');
+    // Long enough for a redelivery to arrive, had the server given up on the first delivery.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await consumption.stop();
+    expect(deliveries).toEqual([1]);
+    expect(consumption.counts).toMatchObject({ received: 1, handled: 1, retried: 0 });
+    expect(await consumer.info()).toMatchObject({ num_redelivered: 0, num_ack_pending: 0 });
+  }, 60_000);
+
+  it('sends the acks of a burst of messages together: far fewer socket writes than messages, every one acknowledged', async () => {
+    const { consumer, deadLetterSubject } = await freshStreams('BURST');
+    const burst = 200;
+    await Promise.all(Array.from({ length: burst }, (_, i) => js.publish('BURST.events', encode(valid(`B-${i}`)))));
+    const writes = vi.spyOn(Socket.prototype, 'write');
+    try {
+      const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject });
+      await until(() => consumption.counts.handled === burst, 'every message handled and acknowledged');
+      expect(writes.mock.calls.length).toBeLessThan(burst / 2);
+      await consumption.stop();
+      expect(consumption.counts).toMatchObject({ received: burst, handled: burst });
+    } finally {
+      writes.mockRestore();
+    }
+    await until(async () => (await consumer.info()).num_ack_pending === 0, 'the acks');
+    expect(await consumer.info()).toMatchObject({ num_pending: 0, num_redelivered: 0 });
   }, 60_000);
 
   it('rejects a missing deadLetterSubject at once', async () => {
