@@ -20,7 +20,6 @@ import { consumeEvents as consumeNats } from '../../runtime/nats/index.js';
 import { consumeEvents as consumeRedis } from '../../runtime/redis-streams/index.js';
 import { startNatsServer, startRedisServer } from '../../test/bus/brokers.js';
 import { log, summarize, type Summary } from './common.js';
-import { prepareStream } from './inputs.js';
 
 const decoder = new TextDecoder();
 
@@ -199,8 +198,21 @@ export interface BusResult {
   redis: BrokerResult;
 }
 
-export async function measureBus(options: { count: number; rounds: number }): Promise<BusResult> {
-  const texts = prepareStream(options.count, 0).texts;
+/** The bus group as the harness hands it to the bench worker: the messages are prepared there. */
+export interface BusJob {
+  group: 'bus';
+  /** Valid message texts (the sample stream with nothing broken). */
+  texts: string[];
+  rounds: number;
+}
+
+/**
+ * Runs in the bench worker, a plain `node` process: the adapters and the loop without
+ * validation are compiled alike (bundled by esbuild), so neither carries a loader's additions.
+ */
+export async function measureBus(job: BusJob): Promise<BusResult> {
+  const { texts } = job;
+  const options = { rounds: job.rounds };
   log(`${texts.length} valid messages of every catalog event, ${options.rounds} alternating rounds per broker`);
   const nats = await benchNats(texts, options.rounds);
   const redis = await benchRedis(texts, options.rounds);

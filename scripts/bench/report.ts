@@ -475,7 +475,8 @@ function busSection(b: BusResult): string[] {
     '',
     `End to end on loopback brokers started by the bench (Debian's \`nats-server\` and \`redis-server\`): ${int(b.messages)} valid messages of every catalog event, stored once, ` +
       `consumed in full by \`consumeEvents\` (decode, validate, handle, acknowledge) and by the same consumer loop without validation (parse, handle, acknowledge), ` +
-      `alternating, ${b.rounds} counted rounds each after one uncounted round; median wall time from the consumer's start until the handler has seen every message.`,
+      `alternating, ${b.rounds} counted rounds each after one uncounted round; median wall time from the consumer's start until the handler has seen every message. ` +
+      'Both loops run in the bench worker (a plain `node` process; the adapters and the loop without validation bundled alike by esbuild from the sources).',
     '',
     ...table(
       ['broker', 'with validation', 'without', 'time ÷ without'],

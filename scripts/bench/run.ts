@@ -24,7 +24,7 @@ import { build } from 'esbuild';
 import { ROOT, log, machineInfo, mustSpawn, readJson, tempDir, write, type CompilerName } from './common.js';
 import { measureColdStart } from './cold-start.js';
 import type { ErrorPathJob, ErrorPathResult } from './error-path.js';
-import { measureBus } from './bus-throughput.js';
+import type { BusJob, BusResult } from './bus-throughput.js';
 import { measureGeneration } from './generation.js';
 import { loadMessageSchemas, prepareErrorPath, prepareEvenStream, prepareStream } from './inputs.js';
 import type { TimingOptions } from './measure.js';
@@ -168,7 +168,7 @@ async function main(): Promise<void> {
     const needsPackage = s.groups.some((g) => g !== 'generation' && g !== 'bus');
     const pkg = needsPackage ? await timedGroup('package', () => preparePackage({ work, mode: s.quick ? 'source' : 'dist', build: s.build })) : undefined;
     const schemas = pkg ? loadMessageSchemas(loadManifestEvents(), pkg.kind === 'dist' ? join(pkg.packageDir, 'generated') : join(ROOT, 'generated')) : [];
-    const worker = wants('throughput') || wants('error-path') ? await bundleWorker(work) : '';
+    const worker = wants('throughput') || wants('error-path') || wants('bus') ? await bundleWorker(work) : '';
 
     const results: BenchResults = {
       quick: s.quick,
@@ -201,7 +201,12 @@ async function main(): Promise<void> {
     }
     if (pkg && wants('size')) results.size = await timedGroup('size', () => measureSize(pkg, { heapRuns: s.heapRuns, ...(s.sizeEvents !== undefined && { maxEvents: s.sizeEvents }) }));
 
-    if (wants('bus')) results.bus = await timedGroup('bus', () => measureBus({ count: s.busCount, rounds: s.busRounds }));
+    if (wants('bus')) {
+      results.bus = await timedGroup('bus', () => {
+        const job: BusJob = { group: 'bus', texts: prepareStream(s.busCount, 0).texts, rounds: s.busRounds };
+        return runWorker<BusResult>(worker, work, [], job);
+      });
+    }
 
     results.totalMs = performance.now() - started;
     results.machine.loadAverageAfter = loadavg();
