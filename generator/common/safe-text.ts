@@ -24,9 +24,36 @@ export function commentText(text: string): string {
 
 /**
  * Text for Markdown (and AsyncAPI's CommonMark descriptions): its Markdown is kept, but no
- * HTML (a tag, a comment that hides the rest of the page) and no control characters.
+ * HTML (a tag, a comment that hides the rest of the page) and no control characters. Code
+ * spans are left as they are: CommonMark reads no HTML and no entity inside them, so
+ * `&lt;` there would show as written.
  */
 export function markdownText(text: string): string {
   const kept = text.replace(NOT_ON_ONE_LINE, (char) => (char === '\n' || char === '\t' ? char : escapeCodePoint(char)));
-  return kept.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  let out = '';
+  let from = 0;
+  for (const span of codeSpans(kept)) {
+    out += escapeHtml(kept.slice(from, span.start)) + kept.slice(span.start, span.end);
+    from = span.end;
+  }
+  return out + escapeHtml(kept.slice(from));
+}
+
+const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+
+/**
+ * The code spans of a Markdown text, as CommonMark finds them: a run of backticks opens one,
+ * and the next run of exactly as many closes it; a run that nothing closes is plain text.
+ */
+function codeSpans(text: string): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = [];
+  const runs = [...text.matchAll(/`+/g)].map((m) => ({ start: m.index, length: m[0].length }));
+  for (let i = 0; i < runs.length; i++) {
+    const open = runs[i]!;
+    const close = runs.findIndex((run, j) => j > i && run.length === open.length);
+    if (close === -1) continue;
+    spans.push({ start: open.start, end: runs[close]!.start + open.length });
+    i = close;
+  }
+  return spans;
 }

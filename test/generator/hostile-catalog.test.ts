@@ -185,6 +185,9 @@ describe('text helpers', () => {
     ['Markdown is kept', 'a `code` and **bold**\n\n- item', 'a `code` and **bold**\n\n- item'],
     ['HTML is not', '<!-- x --> <b>&amp;', '&lt;!-- x --> &lt;b>&amp;amp;'],
     ['control characters are escaped', 'a\u001B[31mb\tc', 'a\\u{1B}[31mb\tc'],
+    ['a code span is left as written (CommonMark reads no HTML there)', 'send `Authorization: Token <ACCESS_TOKEN>` & <b>', 'send `Authorization: Token <ACCESS_TOKEN>` &amp; &lt;b>'],
+    ['a longer fence closes only on a run of its own length', '``a ` <b> `` and ``<c>`', '``a ` <b> `` and ``&lt;c>`'],
+    ['a backtick nothing closes is plain text', 'a ` <b>', 'a ` &lt;b>'],
   ])('markdownText: %s', (_, given, want) => {
     expect(markdownText(given)).toBe(want);
   });
