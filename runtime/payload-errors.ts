@@ -1,112 +1,152 @@
 import type { CompiledValidator, CompiledValidatorError, PayloadSchema } from './compiled-validator.js';
 
 /**
- * Why a payload is invalid, found by walking its schema: the errors ajv's validator of the
- * same schema reports (`validatorAjvOptions`), in ajv's order, without any code generated per
- * event. Only rejected payloads come here; `accepts` (generated per event) gives every verdict.
+ * Why a payload is invalid, found from its schema: the errors ajv's validator of the same
+ * schema reports (`validatorAjvOptions`), in ajv's order, without any code generated per event.
+ * Only rejected payloads come here; `accepts` (generated per event) gives every verdict.
  *
- * It knows what the schema builder writes, in ajv's keyword order: an up-front `type` test
- * (unless the one type has keywords of its own, which then report a wrong type themselves),
- * `$ref` into the root's `$defs`, `anyOf` (each branch until one holds, its errors dropped when
- * one does), `items`, then `required`, `additionalProperties: false` and `properties`.
- * `allErrors: false` stops at the first failing keyword, as ajv's first-error validator does:
- * for a huge payload its errors and its memory stay bounded.
- * `test/generator/validators-agree.test.ts` holds both to runtime-compiled ajv.
+ * A schema is turned once into a tree of small functions (kept with the schema object), with
+ * every schema path worked out in advance. It knows what the schema builder writes, in ajv's
+ * keyword order: an up-front `type` test (unless the one type has keywords of its own, which
+ * then report a wrong type themselves), `$ref` into the root's `$defs`, `anyOf` (each branch
+ * until one holds, its errors dropped when one does), `items`, then `required`,
+ * `additionalProperties: false` and `properties`. `allErrors: false` stops at the first failing
+ * keyword, as ajv's first-error validator does: for a huge payload its errors and memory stay
+ * bounded. `test/generator/validators-agree.test.ts` holds both to runtime-compiled ajv.
  */
 export function payloadValidator(root: PayloadSchema, allErrors: boolean): CompiledValidator {
-  const defs = (root.$defs ?? {}) as Record<string, PayloadSchema>;
-  let errors: CompiledValidatorError[] = [];
+  let pair = validators.get(root);
+  if (pair === undefined) {
+    const search = compileSearch(root);
+    validators.set(root, (pair = [validatorOf(search, false), validatorOf(search, true)]));
+  }
+  return pair[allErrors ? 1 : 0];
+}
 
-  const fail = (instancePath: string, schemaPath: string, keyword: string, params: Record<string, unknown>): false => {
-    errors.push({ instancePath, schemaPath, keyword, params });
-    return false;
-  };
+/** Each schema's two validators, built on its first rejection and kept with it, as ajv's modules keep theirs. */
+const validators = new WeakMap<PayloadSchema, [firstError: CompiledValidator, allErrors: CompiledValidator]>();
 
-  /** Whether `data` holds against `s`; each fault is pushed onto `errors`. */
-  const check = (s: PayloadSchema, data: unknown, at: string, path: string): boolean => {
-    const start = errors.length;
-    const type = s.type as string | string[] | undefined;
-    const isObject = isJsonObject(data);
-    const isArray = Array.isArray(data);
-    // One type with keywords of its own is tested by those keywords' group (its `else` reports it).
-    const ownGroup = (type === 'object' && (s.properties ?? s.required ?? s.additionalProperties) !== undefined) || (type === 'array' && s.items !== undefined);
-    if (type !== undefined && !ownGroup && !hasType(type, data) && (fail(at, `${path}/type`, 'type', { type }), !allErrors)) return false;
-    if (s.$ref !== undefined) {
-      const target = defs[(s.$ref as string).slice(8).replace(/~1/g, '/').replace(/~0/g, '~')]!;
-      if (!check(target, data, at, refersOnward(target) ? '#' : (s.$ref as string)) && !allErrors) return false;
-    }
-    if (s.anyOf !== undefined) {
-      const before = errors.length;
-      const branches = s.anyOf as PayloadSchema[];
-      let held = false;
-      for (let i = 0; i < branches.length && !held; i++) held = check(branches[i]!, data, at, `${path}/anyOf/${i}`);
-      if (held) errors.length = before;
-      else if ((fail(at, `${path}/anyOf`, 'anyOf', {}), !allErrors)) return false;
-    }
-    if (s.items !== undefined) {
-      if (isArray) {
-        for (let i = 0; i < data.length; i++) if (!check(s.items as PayloadSchema, data[i], `${at}/${i}`, `${path}/items`) && !allErrors) return false;
-      } else if (ownGroup && type === 'array' && (fail(at, `${path}/type`, 'type', { type }), !allErrors)) return false;
-    }
-    if (type === 'object' && ownGroup && !isObject) return fail(at, `${path}/type`, 'type', { type });
-    if (isObject) {
-      const properties = (s.properties ?? {}) as Record<string, PayloadSchema>;
-      for (const name of (s.required ?? []) as string[]) {
-        if (data[name] === undefined && (fail(at, `${path}/required`, 'required', { missingProperty: name }), !allErrors)) return false;
-      }
-      if (s.additionalProperties === false) {
-        for (const key in data) {
-          if (!Object.prototype.hasOwnProperty.call(properties, key) && (fail(at, `${path}/additionalProperties`, 'additionalProperties', { additionalProperty: key }), !allErrors)) return false;
-        }
-      }
-      for (const name in properties) {
-        const value = data[name];
-        const token = name.replace(/~/g, '~0').replace(/\//g, '~1');
-        if (value !== undefined && !check(properties[name]!, value, `${at}/${token}`, `${path}/properties/${encodeURIComponent(token)}`) && !allErrors) return false;
-      }
-    }
-    return errors.length === start;
-  };
-
+function validatorOf(search: Search, allErrors: boolean): CompiledValidator {
   const validate: CompiledValidator = (data) => {
-    errors = [];
-    const valid = check(root, data, '', '#');
+    const errors: CompiledValidatorError[] = [];
+    const valid = search(data, '', errors, allErrors);
     validate.errors = valid ? null : errors;
     return valid;
   };
+  validate.errors = null;
   return validate;
 }
 
-const onward = new WeakMap<PayloadSchema, boolean>();
+/** Pushes the faults of `data` (at `instancePath`) onto `errors`; whether there were none. */
+type Search = (data: unknown, instancePath: string, errors: CompiledValidatorError[], allErrors: boolean) => boolean;
 
-/**
- * Whether a `$defs` schema holds a `$ref` itself. ajv inlines one that does not, its errors'
- * `schemaPath` then starting at the reference (`#/$defs/Name/type`); one that does becomes a
- * function of its own, whose `schemaPath`s start again at `#`.
- */
-function refersOnward(target: PayloadSchema): boolean {
-  let known = onward.get(target);
-  if (known === undefined) onward.set(target, (known = JSON.stringify(target).includes('"$ref"')));
-  return known;
+function compileSearch(root: PayloadSchema): Search {
+  const defs = (root.$defs ?? {}) as Record<string, PayloadSchema>;
+  /** `$defs` searches by reference, compiled on first use (a type may refer to itself). */
+  const refs = new Map<string, Search>();
+
+  const compile = (s: PayloadSchema, path: string): Search => {
+    const steps: Search[] = [];
+    const fault = (keyword: string, at: string, errors: CompiledValidatorError[], params: Record<string, unknown>, schemaPath = `${path}/${keyword}`): false => {
+      errors.push({ instancePath: at, schemaPath, keyword, params });
+      return false;
+    };
+    const type = s.type as string | string[] | undefined;
+    // One type with keywords of its own is tested by those keywords (ajv's type group), not up front.
+    const ownGroup = (type === 'object' && (s.properties ?? s.required ?? s.additionalProperties) !== undefined) || (type === 'array' && s.items !== undefined);
+    const wrongType = (at: string, errors: CompiledValidatorError[]): false => fault('type', at, errors, { type });
+    if (type !== undefined && !ownGroup) {
+      const test = typeof type === 'string' ? typeTest(type) : anyTypeTest(type.map(typeTest));
+      steps.push((data, at, errors) => test(data) || wrongType(at, errors));
+    }
+    if (s.$ref !== undefined) {
+      const ref = s.$ref as string;
+      const target = defs[ref.slice('#/$defs/'.length).replace(/~1/g, '/').replace(/~0/g, '~')]!;
+      // ajv inlines a definition without references of its own (its paths go on from `$ref`);
+      // one with references becomes a function of its own, whose paths start again at `#`.
+      steps.push((data, at, errors, all) => (refs.get(ref) ?? refs.set(ref, compile(target, JSON.stringify(target).includes('"$ref"') ? '#' : ref)).get(ref)!)(data, at, errors, all));
+    }
+    if (s.anyOf !== undefined) {
+      const branches = (s.anyOf as PayloadSchema[]).map((branch, i) => compile(branch, `${path}/anyOf/${i}`));
+      steps.push((data, at, errors, all) => {
+        const before = errors.length;
+        for (let i = 0; i < branches.length; i++) {
+          if (branches[i]!(data, at, errors, all)) {
+            errors.length = before;
+            return true;
+          }
+        }
+        return fault('anyOf', at, errors, {});
+      });
+    }
+    if (s.items !== undefined) {
+      const item = compile(s.items as PayloadSchema, `${path}/items`);
+      steps.push((data, at, errors, all) => {
+        if (!Array.isArray(data)) return !ownGroup || wrongType(at, errors);
+        let valid = true;
+        for (let i = 0; i < data.length && (valid || all); i++) valid = item(data[i], at + '/' + i, errors, all) && valid;
+        return valid;
+      });
+    }
+    if (type === 'object' && ownGroup) {
+      const required = (s.required ?? []) as string[];
+      const properties = (s.properties ?? {}) as Record<string, PayloadSchema>;
+      const closed = s.additionalProperties === false;
+      const listed = new Set(Object.keys(properties));
+      const members = Object.keys(properties).map((name) => {
+        const token = name.replace(/~/g, '~0').replace(/\//g, '~1');
+        return [name, `/${token}`, compile(properties[name]!, `${path}/properties/${encodeURIComponent(token)}`)] as const;
+      });
+      steps.push((data, at, errors, all) => {
+        if (typeof data !== 'object' || data === null || Array.isArray(data)) return wrongType(at, errors);
+        const object = data as Record<string, unknown>;
+        const start = errors.length;
+        for (let i = 0; i < required.length; i++) {
+          const name = required[i]!;
+          if (object[name] === undefined && !fault('required', at, errors, { missingProperty: name }) && !all) return false;
+        }
+        if (closed) {
+          for (const key in object) {
+            if (!listed.has(key) && !fault('additionalProperties', at, errors, { additionalProperty: key }) && !all) return false;
+          }
+        }
+        for (let i = 0; i < members.length; i++) {
+          const [name, token, member] = members[i]!;
+          const value = object[name];
+          if (value !== undefined && !member(value, at + token, errors, all) && !all) return false;
+        }
+        return errors.length === start;
+      });
+    }
+    // Each step answers whether it added no error, so a lone step is the whole search.
+    if (steps.length <= 1) return steps[0] ?? (() => true);
+    return (data, at, errors, all) => {
+      const start = errors.length;
+      for (let i = 0; i < steps.length; i++) if (!steps[i]!(data, at, errors, all) && !all) return false;
+      return errors.length === start;
+    };
+  };
+  return compile(root, '#');
 }
 
-const isJsonObject = (data: unknown): data is Record<string, unknown> => typeof data === 'object' && data !== null && !Array.isArray(data);
+type TypeTest = (data: unknown) => boolean;
 
 /** ajv's type tests (`strictNumbers`): `number` covers `integer`; `NaN` and `Infinity` are neither. */
-function hasType(type: string | string[], data: unknown): boolean {
-  if (typeof type !== 'string') return type.some((t) => hasType(t, data));
+function typeTest(type: string): TypeTest {
   switch (type) {
     case 'null':
-      return data === null;
+      return (data) => data === null;
     case 'array':
-      return Array.isArray(data);
+      return Array.isArray;
     case 'object':
-      return isJsonObject(data);
+      return (data) => typeof data === 'object' && data !== null && !Array.isArray(data);
     case 'integer':
-      return Number.isInteger(data);
+      return Number.isInteger;
     case 'number':
-      return typeof data === 'number' && Number.isFinite(data);
+      return (data) => typeof data === 'number' && Number.isFinite(data);
     default:
-      return typeof data === type;
+      return (data) => typeof data === type;
   }
 }
+
+const anyTypeTest = (tests: TypeTest[]): TypeTest => (data) => tests.some((test) => test(data));
