@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPAWNS } from '../support/timeouts.js';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
@@ -251,5 +252,55 @@ describe.each(synthetic.events.map((event) => [event.key, event] as const))('syn
       expect(firstError(event, mode)(payload)).toBe(true);
       expect(allErrors(event, mode)(payload)).toBe(true);
     }
+  });
+});
+
+/**
+ * Payloads broken in several places at once (values swapped for any JSON value, members
+ * dropped or added, at any depth): the schema search still reports ajv's errors, in ajv's
+ * order, in both settings. Events with shared types nested in arrays and nullable ones.
+ */
+describe('on payloads broken in many places at once', () => {
+  const deep = [...model.events].sort((a, b) => JSON.stringify(payloadSchema(model, b)).length - JSON.stringify(payloadSchema(model, a)).length).slice(0, 6);
+  const subjects = [...deep.map((event) => [model, event] as const), ...synthetic.events.map((event) => [synthetic, event] as const)];
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, fc.constantFrom(null, true, 0, 1.5, -3, 'x', '', Number.NaN), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('id', 'label', 'note', 'a/b', 'x~y', 'extra'), tie('value'), { maxKeys: 3 })),
+  })).value;
+
+  /** Every path to a value inside `value`, containers included. */
+  function paths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+    if (typeof value !== 'object' || value === null) return [at];
+    const keys: (string | number)[] = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+    return [at, ...keys.flatMap((key) => paths((value as Record<string | number, unknown>)[key], [...at, key]))];
+  }
+
+  function broken(base: Payload, edits: [pick: number, kind: number, replacement: unknown][]): Payload {
+    const payload = structuredClone(base);
+    for (const [pick, kind, replacement] of edits) {
+      const all = paths(payload).filter((p) => p.length > 0);
+      if (all.length === 0) break;
+      const path = all[pick % all.length]!;
+      const parent = path.slice(0, -1).reduce<unknown>((v, key) => (v as Record<string | number, unknown>)[key], payload) as Record<string | number, unknown>;
+      const key = path.at(-1)!;
+      if (kind === 0 && !Array.isArray(parent)) delete parent[key];
+      else if (kind === 1 && !Array.isArray(parent)) parent[`extra_${pick % 3}`] = replacement;
+      else parent[key] = replacement;
+    }
+    return payload;
+  }
+
+  it.each(subjects.map(([m, event]) => [event.key, m, event] as const))('%s', (_key, m, event) => {
+    const base = fullPayload(m, event);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(2), json), { minLength: 1, maxLength: 4 }), (edits) => {
+        const payload = broken(base, edits);
+        for (const mode of MODES) {
+          expect(verdict(firstError(event, mode), payload)).toEqual(verdict(runtimeValidator(m, event, mode, false), payload));
+          expect(verdict(allErrors(event, mode), payload)).toEqual(verdict(runtimeValidator(m, event, mode, true), payload));
+          expect(moduleOf(event).accepts[mode](payload)).toBe(runtimeValidator(m, event, mode, false)(payload));
+        }
+      }),
+      { numRuns: 300, seed: 20261123 },
+    );
   });
 });
