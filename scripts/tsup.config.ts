@@ -3,7 +3,8 @@
  * - the root API as CommonJS (`index.cjs`), with bundled declarations (`index.d.ts`,
  *   `index.d.cts`); its validator modules stay separate files, `require`d on first use;
  * - one entry per event version (`events/<type>/<version>.js|.cjs`), each importing only its
- *   own validator module (in `validators/`, shared with the root) and `event-validator.js|.cjs`;
+ *   own validator module (in `validators/`, shared with the root) and `event-validator.js|.cjs`,
+ *   which also holds `createEventValidator` (the `create-event-validator` entry);
  * - the CLI (`cli.js`), which imports the root rather than carrying a second copy;
  * - the REST entry (`rest.js|.cjs`), carrying its own validators;
  * - the broker adapters (`nats`, `redis-streams`), ES module and CommonJS, which import the
@@ -77,7 +78,8 @@ export default defineConfig([
   // registry loads too (the same relative path from dist/events/<type>/<version>.js as from
   // generated/events/<type>/<version>.ts): every validator ships once.
   { ...common, entry: eventEntries, format: ['esm', 'cjs'], minifyWhitespace: false, esbuildPlugins: [entriesShareCode] },
-  { ...common, entry: { 'event-validator': 'runtime/event-validator.ts' }, format: ['esm', 'cjs'] },
+  // Shared by every event entry, and re-exported by `create-event-validator` (see build-package.ts).
+  { ...common, entry: { 'event-validator': 'runtime/event-entry-runtime.ts' }, format: ['esm', 'cjs'] },
   { ...common, entry: adapterEntries, format: ['esm', 'cjs'], esbuildPlugins: [adaptersUseRoot] },
   { ...common, entry: adapterEntries, format: ['esm', 'cjs'], dts: { only: true }, external: [/^\.\.\/index\.js$/] },
   // Not minified either: the entry inlines its CommonJS validator module (see above).
