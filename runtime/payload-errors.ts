@@ -29,7 +29,7 @@ const validators = new WeakMap<PayloadSchema, [firstError: CompiledValidator, al
 function validatorOf(search: Search, allErrors: boolean): CompiledValidator {
   const validate: CompiledValidator = (data) => {
     const errors: CompiledValidatorError[] = [];
-    const valid = search(data, '', errors, allErrors);
+    const valid = search(data, '', '', errors, allErrors);
     validate.errors = valid ? null : errors;
     return valid;
   };
@@ -37,8 +37,12 @@ function validatorOf(search: Search, allErrors: boolean): CompiledValidator {
   return validate;
 }
 
-/** Pushes the faults of `data` (at `instancePath`) onto `errors`; whether there were none. */
-type Search = (data: unknown, instancePath: string, errors: CompiledValidatorError[], allErrors: boolean) => boolean;
+/**
+ * Pushes the faults of `data` onto `errors`; whether there were none. The value's instance
+ * path is `parent + token`, joined only where it is needed (an error, or a container's
+ * members): most values are leaves that pass.
+ */
+type Search = (data: unknown, parent: string, token: string, errors: CompiledValidatorError[], allErrors: boolean) => boolean;
 
 function compileSearch(root: PayloadSchema): Search {
   const defs = (root.$defs ?? {}) as Record<string, PayloadSchema>;
@@ -47,8 +51,8 @@ function compileSearch(root: PayloadSchema): Search {
 
   const compile = (s: PayloadSchema, path: string): Search => {
     const steps: Search[] = [];
-    const fault = (keyword: string, at: string, errors: CompiledValidatorError[], params: Record<string, unknown>, schemaPath = `${path}/${keyword}`): false => {
-      errors.push({ instancePath: at, schemaPath, keyword, params });
+    const fault = (keyword: string, at: string, errors: CompiledValidatorError[], params: Record<string, unknown>): false => {
+      errors.push({ instancePath: at, schemaPath: path + '/' + keyword, keyword, params });
       return false;
     };
     const type = s.type as string | string[] | undefined;
@@ -57,34 +61,35 @@ function compileSearch(root: PayloadSchema): Search {
     const wrongType = (at: string, errors: CompiledValidatorError[]): false => fault('type', at, errors, { type });
     if (type !== undefined && !ownGroup) {
       const test = typeof type === 'string' ? typeTest(type) : anyTypeTest(type.map(typeTest));
-      steps.push((data, at, errors) => test(data) || wrongType(at, errors));
+      steps.push((data, parent, token, errors) => test(data) || wrongType(parent + token, errors));
     }
     if (s.$ref !== undefined) {
       const ref = s.$ref as string;
       const target = defs[ref.slice('#/$defs/'.length).replace(/~1/g, '/').replace(/~0/g, '~')]!;
       // ajv inlines a definition without references of its own (its paths go on from `$ref`);
       // one with references becomes a function of its own, whose paths start again at `#`.
-      steps.push((data, at, errors, all) => (refs.get(ref) ?? refs.set(ref, compile(target, JSON.stringify(target).includes('"$ref"') ? '#' : ref)).get(ref)!)(data, at, errors, all));
+      steps.push((data, parent, token, errors, all) => (refs.get(ref) ?? refs.set(ref, compile(target, JSON.stringify(target).includes('"$ref"') ? '#' : ref)).get(ref)!)(data, parent, token, errors, all));
     }
     if (s.anyOf !== undefined) {
-      const branches = (s.anyOf as PayloadSchema[]).map((branch, i) => compile(branch, `${path}/anyOf/${i}`));
-      steps.push((data, at, errors, all) => {
+      const branches = (s.anyOf as PayloadSchema[]).map((branch, i) => compile(branch, path + '/anyOf/' + i));
+      steps.push((data, parent, token, errors, all) => {
         const before = errors.length;
         for (let i = 0; i < branches.length; i++) {
-          if (branches[i]!(data, at, errors, all)) {
+          if (branches[i]!(data, parent, token, errors, all)) {
             errors.length = before;
             return true;
           }
         }
-        return fault('anyOf', at, errors, {});
+        return fault('anyOf', parent + token, errors, {});
       });
     }
     if (s.items !== undefined) {
-      const item = compile(s.items as PayloadSchema, `${path}/items`);
-      steps.push((data, at, errors, all) => {
+      const item = compile(s.items as PayloadSchema, path + '/items');
+      steps.push((data, parent, token, errors, all) => {
+        const at = parent + token;
         if (!Array.isArray(data)) return !ownGroup || wrongType(at, errors);
         let valid = true;
-        for (let i = 0; i < data.length && (valid || all); i++) valid = item(data[i], at + '/' + i, errors, all) && valid;
+        for (let i = 0; i < data.length && (valid || all); i++) valid = item(data[i], at, '/' + i, errors, all) && valid;
         return valid;
       });
     }
@@ -92,12 +97,12 @@ function compileSearch(root: PayloadSchema): Search {
       const required = (s.required ?? []) as string[];
       const properties = (s.properties ?? {}) as Record<string, PayloadSchema>;
       const closed = s.additionalProperties === false;
-      const listed = new Set(Object.keys(properties));
-      const members = Object.keys(properties).map((name) => {
-        const token = name.replace(/~/g, '~0').replace(/\//g, '~1');
-        return [name, `/${token}`, compile(properties[name]!, `${path}/properties/${encodeURIComponent(token)}`)] as const;
-      });
-      steps.push((data, at, errors, all) => {
+      const names = Object.keys(properties);
+      const listed = new Set(names);
+      const tokens = names.map((name) => '/' + name.replace(/~/g, '~0').replace(/\//g, '~1'));
+      const members = names.map((name, i) => compile(properties[name]!, path + '/properties/' + encodeURIComponent(tokens[i]!.slice(1))));
+      steps.push((data, parent, token, errors, all) => {
+        const at = parent + token;
         if (typeof data !== 'object' || data === null || Array.isArray(data)) return wrongType(at, errors);
         const object = data as Record<string, unknown>;
         const start = errors.length;
@@ -110,19 +115,18 @@ function compileSearch(root: PayloadSchema): Search {
             if (!listed.has(key) && !fault('additionalProperties', at, errors, { additionalProperty: key }) && !all) return false;
           }
         }
-        for (let i = 0; i < members.length; i++) {
-          const [name, token, member] = members[i]!;
-          const value = object[name];
-          if (value !== undefined && !member(value, at + token, errors, all) && !all) return false;
+        for (let i = 0; i < names.length; i++) {
+          const value = object[names[i]!];
+          if (value !== undefined && !members[i]!(value, at, tokens[i]!, errors, all) && !all) return false;
         }
         return errors.length === start;
       });
     }
     // Each step answers whether it added no error, so a lone step is the whole search.
     if (steps.length <= 1) return steps[0] ?? (() => true);
-    return (data, at, errors, all) => {
+    return (data, parent, token, errors, all) => {
       const start = errors.length;
-      for (let i = 0; i < steps.length; i++) if (!steps[i]!(data, at, errors, all) && !all) return false;
+      for (let i = 0; i < steps.length; i++) if (!steps[i]!(data, parent, token, errors, all) && !all) return false;
       return errors.length === start;
     };
   };
