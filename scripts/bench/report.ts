@@ -599,8 +599,8 @@ const NOTES: Record<string, string> = {
   'cold-start.': 'The root must not load any event\'s validators before a message of that event arrives (section 6 shows the heap after import).',
   'type-check.': 'See the compiler output in section 5.',
   'size.one-event':
-    'An event entry carries its generated validator module (a boolean check and the payload schema, each tolerant and strict) and the shared run-time code (the validator object, Standard Schema, the search of a rejected payload for its errors, issue formatting, the bounded view of a huge payload, and esbuild\'s CommonJS interop for the module): about 3.9 KB gzipped of every entry is that shared code.',
+    'An event entry carries its generated validator module (a boolean check and the payload schema, each tolerant and strict) and the shared run-time code (the validator object, Standard Schema, the search of a rejected payload for its errors, issue formatting, the bounded view of a huge payload, and esbuild\'s CommonJS interop for the module): about 4 KB gzipped of every entry is that shared code.',
   'size.every-event':
-    'The smallest entry (section 6) is roughly the fixed part: the shared run-time code of an entry, about 3.9 KB gzipped; the event\'s own module adds 0.1–0.8 KB. ' +
+    'The smallest entry (section 6) is roughly the fixed part: the shared run-time code of an entry, about 4 KB gzipped; the event\'s own module adds 0.1–0.8 KB. ' +
     'Only a smaller shared run time (issue formatting, the bounded search, the envelope and option checks) can bring entries under 3,000 B; `createEventValidator` pays that part once for every event a bundle names.',
 };
