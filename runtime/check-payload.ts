@@ -1,5 +1,6 @@
 import type { CompiledEventModule, CompiledValidator, CompiledValidatorError } from './compiled-validator.js';
 import { summarizeIssues, toIssues } from './issues.js';
+import { payloadValidator } from './payload-errors.js';
 import { boundedView, FULL_SEARCH_LIMIT, hasMoreValuesThan } from './payload-view.js';
 import type { EventError } from './result.js';
 
@@ -22,8 +23,9 @@ export function checkPayload(compiled: CompiledEventModule, type: string, versio
 
 /** Why a payload the check rejected is invalid: one all-errors run collects its issues. */
 export function payloadRejection(compiled: CompiledEventModule, type: string, version: string, payload: unknown, strict: boolean): EventError {
-  const full = strict ? compiled.full().strict : compiled.full().tolerant;
-  const firstError = () => (strict ? compiled.fast.strict : compiled.fast.tolerant);
+  const schema = strict ? compiled.schemas.strict : compiled.schemas.tolerant;
+  const full = payloadValidator(schema, true);
+  const firstError = () => payloadValidator(schema, false);
   const issues = collectIssues(full, firstError, payload);
   if (issues.length === 0) {
     // The check and the validator disagree: only a payload whose getters or proxies answer

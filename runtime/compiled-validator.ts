@@ -1,6 +1,6 @@
 /**
- * The shape of the precompiled (ajv standalone) validators in `generated/validators/`.
- * Only types: the generated code itself has no imports.
+ * The shape of the generated validator modules in `generated/validators/`, and of the
+ * validators that explain a rejection. Only types: the generated code itself has no imports.
  */
 
 /** An error as ajv reports it (ajv's `ErrorObject`, without its optional extras). */
@@ -18,11 +18,6 @@ export interface CompiledValidator {
   errors?: CompiledValidatorError[] | null;
 }
 
-export interface CompiledValidatorPair {
-  tolerant: CompiledValidator;
-  strict: CompiledValidator;
-}
-
 /** A payload check that only answers: the same verdict as the validators, no errors. */
 export type PayloadCheck = (data: unknown) => boolean;
 
@@ -31,12 +26,22 @@ export interface PayloadCheckPair {
   strict: PayloadCheck;
 }
 
+/**
+ * A payload schema as the validator modules ship it: the JSON Schema 2020-12 of
+ * `schemas/events/<type>/<version>/payload.schema.json` (strict: every listed object closed)
+ * without its annotations (`$id`, titles, descriptions). `payloadValidator` reads it.
+ */
+export type PayloadSchema = { readonly [keyword: string]: unknown };
+
+export interface PayloadSchemaPair {
+  tolerant: PayloadSchema;
+  strict: PayloadSchema;
+}
+
 /** What each `generated/validators/<type>/<version>.cjs` module exports. */
 export interface CompiledEventModule {
   /** Verdicts only: the path every message takes. */
   accepts: PayloadCheckPair;
-  /** Stop at the first error (a large rejected payload's last resort for one real issue). */
-  fast: CompiledValidatorPair;
-  /** Collect every error; built on first call, used only for rejected messages (one run each). */
-  full(): CompiledValidatorPair;
+  /** The schemas a rejected payload is searched against for its issues (`payload-errors.ts`). */
+  schemas: PayloadSchemaPair;
 }

@@ -10,6 +10,7 @@ export { fromCloudEvent, toCloudEvent, validateCloudEvent } from './cloudevents.
 export type { StructuredCloudEvent } from './cloudevents.js';
 export { EventValidationError } from './result.js';
 export type { EventValidationResult, EventValidator } from './event-validator.js';
+export type { SelectedEventValidator } from './create-event-validator.js';
 export type { StandardSchemaV1 } from './standard-schema.js';
 export type { EventError, EventErrorCode, EventIssue, ValidateOptions, ValidationMode, ValidationResult } from './result.js';
 export { eventCatalog } from '../generated/registry.cjs';

@@ -8,7 +8,9 @@
  *    state or class is duplicated between `import` and `require` users;
  * 4. each event entry gets declarations pointing at the root's (bundling declarations for
  *    228 entries is slow and memory-hungry, and each needs only a few lines);
- * 5. the broker adapters' CommonJS declarations import the root's CommonJS declarations.
+ * 5. `create-event-validator` re-exports the function from `event-validator.js|.cjs`, with
+ *    declarations pointing at the root's;
+ * 6. the broker adapters' CommonJS declarations import the root's CommonJS declarations.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,9 +53,22 @@ for (const event of manifest.events) {
   writeFileSync(`${base}.d.ts`, declarations('../../index.js'));
   writeFileSync(`${base}.d.cts`, declarations('../../index.cjs'));
 }
+// `create-event-validator`: the function lives in event-validator.js|.cjs, beside the code every
+// event entry shares; its declarations use the root's types, as the event entries' do.
+writeFileSync('dist/create-event-validator.js', "// createEventValidator: shared with the event entries, in event-validator.js.\nexport { createEventValidator } from './event-validator.js';\n");
+writeFileSync('dist/create-event-validator.cjs', "'use strict';\n// createEventValidator: shared with the event entries, in event-validator.cjs.\nexports.createEventValidator = require('./event-validator.cjs').createEventValidator;\n");
+const selectedDeclarations = (root: string): string =>
+  '// Declarations of the create-event-validator entry, written by scripts/build-package.ts.\n' +
+  `import type { CatalogEvent, EventValidator, SelectedEventValidator } from '${root}';\n` +
+  `export type { SelectedEventValidator } from '${root}';\n` +
+  '/** `validateEvent`, `isEvent` and `parseEvent` for the events whose per-event validators are given (`<package>/events/<type>/<version>`). */\n' +
+  'export declare function createEventValidator<const V extends readonly EventValidator<CatalogEvent>[]>(validators: V): SelectedEventValidator<V[number] extends EventValidator<infer E> ? E : never>;\n';
+writeFileSync('dist/create-event-validator.d.ts', selectedDeclarations('./index.js'));
+writeFileSync('dist/create-event-validator.d.cts', selectedDeclarations('./index.cjs'));
+
 // tsup keeps the adapters' import of the root as written (`./index.js`); a `.d.cts` must
 // import `.d.cts` declarations, or TypeScript sees a CommonJS file importing an ES module.
-for (const file of readdirSync('dist').filter((name) => name.endsWith('.d.cts') && !name.startsWith('index.'))) {
+for (const file of readdirSync('dist').filter((name) => name.endsWith('.d.cts') && !name.startsWith('index.') && !name.startsWith('create-event-validator.'))) {
   const path = join('dist', file);
   writeFileSync(path, readFileSync(path, 'utf8').replaceAll(" from './index.js';", " from './index.cjs';"));
 }

@@ -261,7 +261,7 @@ function validatorsOf(model: CatalogModel): Map<string, CompiledEventModule> {
 /** The modes in which a message of `key` is valid (none when the catalog has no such event). */
 function validIn(validators: Map<string, CompiledEventModule>, key: string, payload: Payload): SchemaMode[] {
   const module = validators.get(key);
-  return module ? MODES.filter((mode) => module.fast[mode](payload)) : [];
+  return module ? MODES.filter((mode) => module.accepts[mode](payload)) : [];
 }
 
 /** One in-memory TypeScript program, reused: the lib files are read once. */

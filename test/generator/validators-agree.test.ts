@@ -1,8 +1,9 @@
 /**
- * The precompiled (ajv standalone) validators agree with ajv compiling the same payload
- * schemas at run time: same verdict from `fast`, same verdict and the same errors from
- * `full()`, for every event of the real catalog, in both modes, on a full payload, a minimal
- * one and every labelled mutation of `scripts/samples/payload-samples.ts`.
+ * The generated validator modules agree with ajv compiling the same payload schemas at run
+ * time: the same verdict from `accepts`, and from `payloadValidator` walking the shipped
+ * `schemas` the same verdict and the same errors as ajv's first-error (`allErrors: false`) and
+ * all-errors validators, for every event of the real catalog, in both modes, on a full payload,
+ * a minimal one and every labelled mutation of `scripts/samples/payload-samples.ts`.
  *
  * The modules are emitted in memory, written to a fresh temporary directory and imported
  * from there (CommonJS modules, imported as Node imports any `.cjs` file).
@@ -12,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SPAWNS } from '../support/timeouts.js';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
@@ -21,6 +23,7 @@ import type { EmittedFile } from '../../generator/emit/emitted-file.js';
 import { emitValidators, validatorAjvOptions, validatorPaths } from '../../generator/emit/validators.js';
 import type { CatalogModel, EventVersionModel, TypeRef } from '../../generator/model.js';
 import type { CompiledEventModule, CompiledValidator, CompiledValidatorError } from '../../runtime/compiled-validator.js';
+import { payloadValidator } from '../../runtime/payload-errors.js';
 import { fullPayload, minimalPayload, mutations, type Payload } from '../../scripts/samples/payload-samples.js';
 import { syntheticModel } from './synthetic-catalog.js';
 
@@ -119,20 +122,29 @@ function moduleOf(event: EventVersionModel): CompiledEventModule {
   return mod;
 }
 
+const firstError = (event: EventVersionModel, mode: SchemaMode): CompiledValidator => payloadValidator(moduleOf(event).schemas[mode], false);
+const allErrors = (event: EventVersionModel, mode: SchemaMode): CompiledValidator => payloadValidator(moduleOf(event).schemas[mode], true);
+
 /** The agreement checks for one event, shared by the real catalog and the synthetic model. */
 function agreementSuite(m: CatalogModel, event: EventVersionModel): void {
   const cases = casesOf(m, event);
 
-  it.each(MODES)('fast.%s agrees with runtime ajv (allErrors: false) on every sample', (mode) => {
-    const generated = moduleOf(event).fast[mode];
+  it.each(MODES)('accepts.%s gives runtime ajv\'s verdict on every sample', (mode) => {
+    const accepts = moduleOf(event).accepts[mode];
+    const runtime = runtimeValidator(m, event, mode, false);
+    for (const c of cases) expect(accepts(c.payload), `${event.key} ${mode}: ${c.label}`).toBe(runtime(c.payload));
+  });
+
+  it.each(MODES)('the first-error search of schemas.%s agrees with runtime ajv (allErrors: false), errors included', (mode) => {
+    const generated = firstError(event, mode);
     const runtime = runtimeValidator(m, event, mode, false);
     for (const c of cases) {
       expect(verdict(generated, c.payload), `${event.key} ${mode}: ${c.label}`).toEqual(verdict(runtime, c.payload));
     }
   });
 
-  it.each(MODES)('full().%s agrees with runtime ajv (allErrors: true), errors included', (mode) => {
-    const generated = moduleOf(event).full()[mode];
+  it.each(MODES)('the all-errors search of schemas.%s agrees with runtime ajv (allErrors: true), errors included', (mode) => {
+    const generated = allErrors(event, mode);
     const runtime = runtimeValidator(m, event, mode, true);
     for (const c of cases) {
       expect(verdict(generated, c.payload), `${event.key} ${mode}: ${c.label}`).toEqual(verdict(runtime, c.payload));
@@ -143,8 +155,9 @@ function agreementSuite(m: CatalogModel, event: EventVersionModel): void {
     const mod = moduleOf(event);
     for (const c of cases) {
       const expectedValid = c.validIn.includes(mode);
-      const fast = verdict(mod.fast[mode], c.payload);
-      const full = verdict(mod.full()[mode], c.payload);
+      const fast = verdict(firstError(event, mode), c.payload);
+      const full = verdict(allErrors(event, mode), c.payload);
+      expect(mod.accepts[mode](c.payload), `${event.key} ${mode}: ${c.label} (accepts)`).toBe(expectedValid);
       expect(fast.valid, `${event.key} ${mode}: ${c.label} (fast)`).toBe(expectedValid);
       expect(full.valid, `${event.key} ${mode}: ${c.label} (full)`).toBe(expectedValid);
       if (!expectedValid && c.expectPath !== undefined) {
@@ -157,11 +170,12 @@ function agreementSuite(m: CatalogModel, event: EventVersionModel): void {
   it(`strict ${event.open ? 'accepts' : 'rejects'} an unlisted payload property${event.open ? ' (open event)' : ''}; tolerant accepts it`, () => {
     const payload = { ...fullPayload(m, event), not_in_the_catalog: true };
     const mod = moduleOf(event);
-    expect(mod.fast.tolerant(payload)).toBe(true);
-    expect(mod.fast.strict(payload)).toBe(event.open !== false);
-    expect(mod.full().strict(payload)).toBe(event.open !== false);
+    expect(mod.accepts.tolerant(payload)).toBe(true);
+    expect(mod.accepts.strict(payload)).toBe(event.open !== false);
+    const strict = allErrors(event, 'strict');
+    expect(strict(payload)).toBe(event.open !== false);
     if (!event.open) {
-      expect(mod.full().strict.errors).toEqual([expect.objectContaining({ instancePath: '', keyword: 'additionalProperties', params: { additionalProperty: 'not_in_the_catalog' } })]);
+      expect(strict.errors).toEqual([expect.objectContaining({ instancePath: '', keyword: 'additionalProperties', params: { additionalProperty: 'not_in_the_catalog' } })]);
     }
   });
 }
@@ -184,16 +198,16 @@ describe('emitted files', () => {
       for (const banned of ['require(', 'import ', 'new Function', 'eval(']) {
         expect(file.contents.includes(banned), `${file.path} contains ${banned}`).toBe(false);
       }
-      expect(file.contents).toContain('exports.fast = buildFast();');
-      expect(file.contents).toContain('exports.full = function full() {');
+      expect(file.contents).toContain('exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };');
+      expect(file.contents).toContain('exports.schemas = {');
     }
   });
 
   it('declarations type the exports with the runtime contract', () => {
     for (const file of emitted.filter((f) => f.path.endsWith('.d.cts'))) {
-      expect(file.contents, file.path).toContain("import type { CompiledValidatorPair } from '../../../runtime/compiled-validator.js' with { 'resolution-mode': 'import' };");
-      expect(file.contents, file.path).toContain('export declare const fast: CompiledValidatorPair;');
-      expect(file.contents, file.path).toContain('export declare function full(): CompiledValidatorPair;');
+      expect(file.contents, file.path).toContain("import type { PayloadCheckPair, PayloadSchemaPair } from '../../../runtime/compiled-validator.js' with { 'resolution-mode': 'import' };");
+      expect(file.contents, file.path).toContain('export declare const accepts: PayloadCheckPair;');
+      expect(file.contents, file.path).toContain('export declare const schemas: PayloadSchemaPair;');
     }
   });
 
@@ -208,10 +222,14 @@ describe('emitted files', () => {
     for (const file of alone) expect(file.contents, file.path).toBe(byPath.get(file.path));
   });
 
-  it('full() is built once and memoised; fast and full are distinct compilations', () => {
-    const mod = moduleOf(model.events[0]!);
-    expect(mod.full()).toBe(mod.full());
-    expect(mod.full().tolerant).not.toBe(mod.fast.tolerant);
+  it('ships schemas without annotations, properties in catalog order', () => {
+    const mod = moduleOf(model.events.find((e) => e.key === 'account.created@v1')!);
+    expect(mod.schemas.tolerant).toEqual({
+      type: 'object',
+      properties: { account_number: { type: 'string' }, account_user_emails: { type: 'array', items: { type: 'string' } }, is_imported: { type: 'boolean' } },
+      required: ['account_number', 'account_user_emails'],
+    });
+    expect(mod.schemas.strict).toEqual({ ...mod.schemas.tolerant, additionalProperties: false });
   });
 
   it('names the event when ajv rejects a schema', () => {
@@ -230,8 +248,59 @@ describe.each(synthetic.events.map((event) => [event.key, event] as const))('syn
   it('accepts null where the field is nullable', () => {
     const payload = { ...fullPayload(synthetic, event), thing: null, count: null, things: [{ label: 'a', note: null }] };
     for (const mode of MODES) {
-      expect(moduleOf(event).fast[mode](payload)).toBe(true);
-      expect(moduleOf(event).full()[mode](payload)).toBe(true);
+      expect(moduleOf(event).accepts[mode](payload)).toBe(true);
+      expect(firstError(event, mode)(payload)).toBe(true);
+      expect(allErrors(event, mode)(payload)).toBe(true);
     }
+  });
+});
+
+/**
+ * Payloads broken in several places at once (values swapped for any JSON value, members
+ * dropped or added, at any depth): the schema search still reports ajv's errors, in ajv's
+ * order, in both settings. Events with shared types nested in arrays and nullable ones.
+ */
+describe('on payloads broken in many places at once', () => {
+  const deep = [...model.events].sort((a, b) => JSON.stringify(payloadSchema(model, b)).length - JSON.stringify(payloadSchema(model, a)).length).slice(0, 6);
+  const subjects = [...deep.map((event) => [model, event] as const), ...synthetic.events.map((event) => [synthetic, event] as const)];
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof({ depthSize: 'small' }, fc.constantFrom(null, true, 0, 1.5, -3, 'x', '', Number.NaN), fc.array(tie('value'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('id', 'label', 'note', 'a/b', 'x~y', 'extra'), tie('value'), { maxKeys: 3 })),
+  })).value;
+
+  /** Every path to a value inside `value`, containers included. */
+  function paths(value: unknown, at: (string | number)[] = []): (string | number)[][] {
+    if (typeof value !== 'object' || value === null) return [at];
+    const keys: (string | number)[] = Array.isArray(value) ? value.map((_, i) => i) : Object.keys(value);
+    return [at, ...keys.flatMap((key) => paths((value as Record<string | number, unknown>)[key], [...at, key]))];
+  }
+
+  function broken(base: Payload, edits: [pick: number, kind: number, replacement: unknown][]): Payload {
+    const payload = structuredClone(base);
+    for (const [pick, kind, replacement] of edits) {
+      const all = paths(payload).filter((p) => p.length > 0);
+      if (all.length === 0) break;
+      const path = all[pick % all.length]!;
+      const parent = path.slice(0, -1).reduce<unknown>((v, key) => (v as Record<string | number, unknown>)[key], payload) as Record<string | number, unknown>;
+      const key = path.at(-1)!;
+      if (kind === 0 && !Array.isArray(parent)) delete parent[key];
+      else if (kind === 1 && !Array.isArray(parent)) parent[`extra_${pick % 3}`] = replacement;
+      else parent[key] = replacement;
+    }
+    return payload;
+  }
+
+  it.each(subjects.map(([m, event]) => [event.key, m, event] as const))('%s', (_key, m, event) => {
+    const base = fullPayload(m, event);
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(), fc.nat(2), json), { minLength: 1, maxLength: 4 }), (edits) => {
+        const payload = broken(base, edits);
+        for (const mode of MODES) {
+          expect(verdict(firstError(event, mode), payload)).toEqual(verdict(runtimeValidator(m, event, mode, false), payload));
+          expect(verdict(allErrors(event, mode), payload)).toEqual(verdict(runtimeValidator(m, event, mode, true), payload));
+          expect(moduleOf(event).accepts[mode](payload)).toBe(runtimeValidator(m, event, mode, false)(payload));
+        }
+      }),
+      { numRuns: 300, seed: 20261123 },
+    );
   });
 });

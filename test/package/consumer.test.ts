@@ -52,7 +52,7 @@ describe('the packed tarball', () => {
   }, SPAWNS);
 
   it('has no type resolution problems (are the types wrong?) for the root and event entries', () => {
-    const entrypoints = ['.', './events/account.created/v1', './events/contract-groups.memberships-changed/v-alpha1', './manifest.json', './package.json'];
+    const entrypoints = ['.', './events/account.created/v1', './events/contract-groups.memberships-changed/v-alpha1', './create-event-validator', './manifest.json', './package.json'];
     const result = run(process.execPath, [join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarballPath, '--entrypoints', ...entrypoints, '--format', 'json'], ROOT);
     const report = JSON.parse(result.stdout) as { problems?: unknown[]; analysis?: { problems?: unknown[] } };
     expect(report.analysis?.problems ?? report.problems).toEqual([]);
@@ -211,6 +211,48 @@ describe('the README', () => {
     const result = run(process.execPath, [compiler, '-p', project], project);
     expect(result.stdout + result.stderr).toBe('');
     expect(result.status).toBe(0);
+  }, SPAWNS);
+});
+
+describe('createEventValidator', () => {
+  const modules = [
+    ['selectModule', 'create-event-validator'],
+    ['createdModule', 'events/account.created/v1'],
+    ['revokedModule', 'events/agreement.revoked/v1'],
+  ] as const;
+  const consumerOf = (load: (binding: string, specifier: string) => string) => `${modules.map(([binding, specifier]) => load(binding, specifier)).join('\n')}
+const some = selectModule.createEventValidator([createdModule.accountCreatedV1, revokedModule.agreementRevokedV1]);
+const unknown = some.validateEvent({ type: 'account.closed', version: 'v1', payload: {} });
+let thrown = '';
+try { some.parseEvent({ type: 'account.created', version: 'v1', payload: {} }); } catch (error) { thrown = error.name; }
+console.log(JSON.stringify([some.validateEvent(${MESSAGE}).ok, unknown.error.code, thrown]));`;
+
+  it.each([
+    ['ESM import', 'selected.mjs', (binding: string, specifier: string) => `import * as ${binding} from '${PACKAGE}/${specifier}';`],
+    ['CommonJS require', 'selected.cjs', (binding: string, specifier: string) => `const ${binding} = require('${PACKAGE}/${specifier}');`],
+  ])('%s: validates the events named, and only those', (_how, file, load) => {
+    write(join(consumer, file), consumerOf(load));
+    const result = run(process.execPath, [file], consumer);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual([true, 'unknown_event_type', 'EventValidationError']);
+  }, SPAWNS);
+
+  it('bundled with esbuild, pulls in the named events and no other', async () => {
+    write(
+      join(consumer, 'selected-bundle.mjs'),
+      `import { createEventValidator } from '${PACKAGE}/create-event-validator';
+import { accountCreatedV1 } from '${PACKAGE}/events/account.created/v1';
+console.log(createEventValidator([accountCreatedV1]).isEvent({}));\n`,
+    );
+    const result = await build({ entryPoints: [join(consumer, 'selected-bundle.mjs')], bundle: true, write: false, metafile: true, minify: true, format: 'esm', platform: 'node', absWorkingDir: consumer });
+    const inputs = Object.keys(result.metafile.inputs).filter((path) => path.includes('node_modules/@data-import/event-catalog/'));
+    expect(inputs.sort()).toEqual([
+      'node_modules/@data-import/event-catalog/dist/create-event-validator.js',
+      'node_modules/@data-import/event-catalog/dist/event-validator.js',
+      'node_modules/@data-import/event-catalog/dist/events/account.created/v1.js',
+      'node_modules/@data-import/event-catalog/dist/validators/account.created/v1.cjs',
+    ]);
+    expect(result.outputFiles[0]!.text).not.toContain('agreement_id');
   }, SPAWNS);
 });
 
