@@ -1,4 +1,4 @@
-import type { CompiledEventModule, CompiledValidator, CompiledValidatorError } from './compiled-validator.js';
+import type { AllErrorsValidators, CompiledEventModule, CompiledValidator, CompiledValidatorError } from './compiled-validator.js';
 import { summarizeIssues, toIssues } from './issues.js';
 import { payloadValidator } from './payload-errors.js';
 import { boundedView, FULL_SEARCH_LIMIT, hasMoreValuesThan } from './payload-view.js';
@@ -21,10 +21,14 @@ export function checkPayload(compiled: CompiledEventModule, type: string, versio
   return payloadRejection(compiled, type, version, payload, strict);
 }
 
-/** Why a payload the check rejected is invalid: one all-errors run collects its issues. */
-export function payloadRejection(compiled: CompiledEventModule, type: string, version: string, payload: unknown, strict: boolean): EventError {
+/**
+ * Why a payload the check rejected is invalid: one all-errors run collects its issues, with
+ * ajv's standalone validator when the caller has it (`allErrors`, the package root), else by
+ * walking the event's schema (`payloadValidator`, the per-event entries: the same errors).
+ */
+export function payloadRejection(compiled: CompiledEventModule, type: string, version: string, payload: unknown, strict: boolean, allErrors?: AllErrorsValidators): EventError {
   const schema = strict ? compiled.schemas.strict : compiled.schemas.tolerant;
-  const full = payloadValidator(schema, true);
+  const full = allErrors === undefined ? payloadValidator(schema, true) : strict ? allErrors.strict : allErrors.tolerant;
   const firstError = () => payloadValidator(schema, false);
   const issues = collectIssues(full, firstError, payload);
   if (issues.length === 0) {

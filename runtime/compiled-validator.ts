@@ -18,6 +18,12 @@ export interface CompiledValidator {
   errors?: CompiledValidatorError[] | null;
 }
 
+/** What each `generated/validators/<type>/<version>.errors.cjs` module exports: ajv's all-errors validator of each mode. */
+export interface AllErrorsValidators {
+  tolerant: CompiledValidator;
+  strict: CompiledValidator;
+}
+
 /** A payload check that only answers: the same verdict as the validators, no errors. */
 export type PayloadCheck = (data: unknown) => boolean;
 

@@ -37,7 +37,7 @@ function checkInOrder(message: unknown, strict: boolean, payloadRejected: boolea
       const compiled = slot.module();
       // `payloadRejected`: the valid path got this far and the event's check said no; asking again would say the same.
       if (!payloadRejected && (strict ? compiled.accepts.strict : compiled.accepts.tolerant)(payload)) return { ok: true, event: message as unknown as CatalogEvent };
-      return { ok: false, error: payloadRejection(compiled, type, version, payload, strict) };
+      return { ok: false, error: payloadRejection(compiled, type, version, payload, strict, slot.errors()) };
     }
   }
   return envelopeRejection(type, version, payload) ?? unknownEvent(type as string, version as string);

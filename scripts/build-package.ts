@@ -28,12 +28,15 @@ rmSync('dist', { recursive: true, force: true });
 execFileSync(process.execPath, ['node_modules/tsup/dist/cli-default.js', '--config', 'scripts/tsup.config.ts'], { stdio: ['ignore', 'ignore', 'inherit'] });
 
 cpSync('generated/registry.cjs', 'dist/registry.cjs');
-// Each validator module once, shared by the registry and its event's entry; minified, names
+// Each validator module once, shared by the registry and its event's entry, and the all-errors
+// modules the registry alone loads; minified, names
 // included (ajv's counter names, validate10 and schema11, say nothing in a stack trace anyway).
 cpSync('generated/validators', 'dist/validators', { recursive: true, filter: (source) => !source.endsWith('.d.cts') });
 for (const event of JSON.parse(readFileSync('generated/manifest.json', 'utf8')).events as ManifestEvent[]) {
-  const file = join('dist', 'validators', event.type, `${event.version}.cjs`);
-  writeFileSync(file, transformSync(readFileSync(file, 'utf8'), { format: 'cjs', target: 'node20', minify: true, legalComments: 'none' }).code);
+  for (const name of [`${event.version}.cjs`, `${event.version}.errors.cjs`]) {
+    const file = join('dist', 'validators', event.type, name);
+    writeFileSync(file, transformSync(readFileSync(file, 'utf8'), { format: 'cjs', target: 'node20', minify: true, legalComments: 'none' }).code);
+  }
 }
 
 writeFileSync('dist/index.js', "// The ES module entry: the implementation is index.cjs, shared with require() users.\nexport * from './index.cjs';\n");

@@ -18,16 +18,21 @@ export function emitRegistry(model: CatalogModel): EmittedFile[] {
   const byType = new Map<string, CatalogModel['events'][number][]>();
   for (const event of model.events) byType.set(event.type, [...(byType.get(event.type) ?? []), event]);
   const slotChain = (versions: CatalogModel['events'][number][]): string =>
-    versions.reduceRight((next, event) => `slot(${JSON.stringify(event.version)}, () => require(${JSON.stringify(`./${validatorPaths.module(event)}`)}), ${next})`, 'undefined');
+    versions.reduceRight(
+      (next, event) =>
+        `slot(${JSON.stringify(event.version)}, () => require(${JSON.stringify(`./${validatorPaths.module(event)}`)}), () => require(${JSON.stringify(`./${validatorPaths.errorsModule(event)}`)}), ${next})`,
+      'undefined',
+    );
   const banner = codeBanner(model.sourceFiles);
   const catalogEntry = (e: CatalogModel['events'][number]): string =>
     `Object.freeze({ type: ${JSON.stringify(e.type)}, version: ${JSON.stringify(e.version)}, name: ${JSON.stringify(e.name)}, open: ${e.open !== false} }),`;
 
   const module = [
     "'use strict';",
-    '/** One event version: its checks (stubs until its module is loaded), its module, and the next version of its type. */',
-    'function slot(version, load, next) {',
+    '/** One event version: its checks (stubs until its module is loaded), its modules, and the next version of its type. */',
+    'function slot(version, load, loadErrors, next) {',
     '  let loaded;',
+    '  let errors;',
     '  const module = () => {',
     '    if (loaded === undefined) {',
     '      loaded = load();',
@@ -36,7 +41,14 @@ export function emitRegistry(model: CatalogModel): EmittedFile[] {
     '    }',
     '    return loaded;',
     '  };',
-    '  const self = { version, tolerant: (payload) => module().accepts.tolerant(payload), strict: (payload) => module().accepts.strict(payload), module, next };',
+    '  const self = {',
+    '    version,',
+    '    tolerant: (payload) => module().accepts.tolerant(payload),',
+    '    strict: (payload) => module().accepts.strict(payload),',
+    '    module,',
+    '    errors: () => (errors ??= loadErrors()),',
+    '    next,',
+    '  };',
     '  return self;',
     '}',
     '',
@@ -52,7 +64,7 @@ export function emitRegistry(model: CatalogModel): EmittedFile[] {
     `exports.messageSchemaId = function messageSchemaId(type, version) {\n  return ${messageSchemaIdExpression('type', 'version')};\n};`,
   ];
 
-  const declarations = `${banner}import type { CompiledEventModule } from '../runtime/compiled-validator.js' with { 'resolution-mode': 'import' };
+  const declarations = `${banner}import type { AllErrorsValidators, CompiledEventModule } from '../runtime/compiled-validator.js' with { 'resolution-mode': 'import' };
 
 /** One event version of the registry. */
 export interface CompiledEventSlot {
@@ -62,6 +74,8 @@ export interface CompiledEventSlot {
   readonly strict: (payload: unknown) => boolean;
   /** The event's validator module, loaded on first call. */
   readonly module: () => CompiledEventModule;
+  /** ajv's all-errors validators of the event, loaded on its first rejection. */
+  readonly errors: () => AllErrorsValidators;
   /** The next version of the same event type. */
   readonly next: CompiledEventSlot | undefined;
 }

@@ -1,26 +1,34 @@
 import { Ajv2020, type Options as AjvOptions } from 'ajv/dist/2020.js';
+import standaloneModule from 'ajv/dist/standalone/index.js';
 import { codeBanner, eventSources } from '../common/banner.js';
 import type { CatalogModel, EventVersionModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
 import { payloadSchema, type JsonSchema, type SchemaMode } from './json-schema.js';
 import { payloadCheckCode } from './payload-check.js';
+import { runtimeRequires } from './runtime-requires.js';
 import { validatorPaths } from './validator-paths.js';
 
 /**
- * The payload validators, one CommonJS module per event version:
- * `validators/<type>/<version>.cjs` and its `.d.cts` (see `runtime/compiled-validator.ts`).
- * CommonJS because the registry loads each module synchronously with a literal `require`
- * when its event's first message arrives; ES modules import them just as well.
+ * The payload validators, two CommonJS modules per event version (see
+ * `runtime/compiled-validator.ts`). CommonJS because the registry loads each synchronously
+ * with a literal `require` when its event's first message (or first rejection) arrives; ES
+ * modules import them just as well. Every file is independent of every other event: editing
+ * one event changes its two files.
  *
- * A module holds, per mode, the plain boolean check every message runs (`accepts`,
- * `payload-check.ts`: ajv's verdict without its error bookkeeping) and the payload schema
- * without its annotations (`schemas`), which only a rejected payload reads: the runtime's
- * `payloadValidator` walks it for ajv's errors. No code is generated for errors, so the
- * module stays small and generation compiles no validator with ajv; each schema is checked
- * against the 2020-12 meta-schema, and `test/generator/validators-agree.test.ts` holds the
- * check and the errors to ajv compiling the same schemas. Every file is independent of every
- * other event: editing one event changes one file.
+ * - `validators/<type>/<version>.cjs`: per mode, the plain boolean check every message runs
+ *   (`accepts`, `payload-check.ts`: ajv's verdict without its error bookkeeping) and the
+ *   payload schema without its annotations (`schemas`). The per-event entries read a rejected
+ *   payload with the runtime's `payloadValidator`, which walks that schema for ajv's errors:
+ *   a bundle of a few events carries no error code per event.
+ * - `validators/<type>/<version>.errors.cjs`: ajv standalone code, the all-errors validator
+ *   of each mode, which the package root reads a rejected payload with.
+ *
+ * `test/generator/validators-agree.test.ts` holds the checks, the standalone validators and
+ * the schema walk to ajv compiling the same schemas.
  */
+
+// `ajv/dist/standalone` is CommonJS with `module.exports = standaloneCode` and `.default`.
+const standaloneCode = standaloneModule.default;
 
 /** The modes a module exports, in export order. */
 const MODES: readonly SchemaMode[] = ['tolerant', 'strict'];
@@ -54,8 +62,65 @@ export function emitValidators(model: CatalogModel): EmittedFile[] {
     const banner = codeBanner(eventSources(model, event));
     files.push({ path: validatorPaths.module(event), contents: banner + validatorModule(model, event) });
     files.push({ path: validatorPaths.declarations(event), contents: banner + DECLARATIONS });
+    files.push({ path: validatorPaths.errorsModule(event), contents: banner + errorsModule(model, event) });
+    files.push({ path: validatorPaths.errorsDeclarations(event), contents: banner + ERRORS_DECLARATIONS });
   }
   return files;
+}
+
+const ERRORS_DECLARATIONS = `import type { CompiledValidator } from '${RUNTIME_TYPES}' with { 'resolution-mode': 'import' };
+
+/** ajv's all-errors validator of the tolerant payload schema. */
+export declare const tolerant: CompiledValidator;
+/** ajv's all-errors validator of the strict payload schema. */
+export declare const strict: CompiledValidator;
+`;
+
+/** ajv standalone code of both modes' all-errors validators, in one module of its own. */
+function errorsModule(model: CatalogModel, event: EventVersionModel): string {
+  const schemas = MODES.map((mode) => payloadSchema(model, event, mode));
+  // A fresh instance per event keeps ajv's counter-based names independent of other events.
+  // `validateSchema: false` and `meta: false` skip only the meta-schema check, which
+  // `checkSchema` does once per schema with a shared instance; strict mode's compile-time
+  // checks still run.
+  const ajv = new Ajv2020({ ...validatorAjvOptions(true), validateSchema: false, meta: false, code: { source: true, esm: false, lines: true } });
+  const refs: Record<string, string> = {};
+  let code: string;
+  try {
+    MODES.forEach((mode, i) => {
+      ajv.addSchema(schemas[i]!);
+      refs[mode] = schemas[i]!.$id as string;
+    });
+    code = standaloneCode(ajv, refs);
+  } catch (error) {
+    throw new Error(`validators: ajv cannot compile the payload schema of ${event.key}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  // ajv writes `require("ajv/dist/runtime/…")` for helpers some keywords need (string
+  // lengths, deep equality, formats): the module must have no imports at all.
+  const imports = runtimeRequires(code);
+  if (imports.length > 0) {
+    throw new Error(`validators: the standalone code of ${event.key} contains require(${imports.join(', ')}): its schema uses a keyword whose ajv helper would have to be imported at run time`);
+  }
+  return [
+    `// All-errors payload validators of ${event.type} ${event.version} (ajv standalone code; no imports, no eval).`,
+    dropUnusedSchemaConstants(code.trim()),
+    '',
+  ].join('\n');
+}
+
+/**
+ * ajv emits the source schemas it touched as `const schemaN = {…};` lines (with their titles
+ * and descriptions) even where the code never reads them: drop those no other line names.
+ */
+function dropUnusedSchemaConstants(code: string): string {
+  const lines = code.split('\n');
+  const declaration = /^const (schema\d+) = .*;$/;
+  return lines
+    .filter((line) => {
+      const name = declaration.exec(line)?.[1];
+      return name === undefined || lines.some((other) => other !== line && new RegExp(`\\b${name}\\b`).test(other));
+    })
+    .join('\n');
 }
 
 const DECLARATIONS = `import type { PayloadCheckPair, PayloadSchemaPair } from '${RUNTIME_TYPES}' with { 'resolution-mode': 'import' };

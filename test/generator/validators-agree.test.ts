@@ -1,8 +1,9 @@
 /**
  * The generated validator modules agree with ajv compiling the same payload schemas at run
- * time: the same verdict from `accepts`, and from `payloadValidator` walking the shipped
- * `schemas` the same verdict and the same errors as ajv's first-error (`allErrors: false`) and
- * all-errors validators, for every event of the real catalog, in both modes, on a full payload,
+ * time: the same verdict from `accepts`; from `payloadValidator` walking the shipped `schemas`
+ * the same verdict and the same errors as ajv's first-error (`allErrors: false`) and
+ * all-errors validators; and from the standalone all-errors modules (`.errors.cjs`) the same
+ * verdict and errors as ajv's all-errors validator, for every event of the real catalog, in both modes, on a full payload,
  * a minimal one and every labelled mutation of `scripts/samples/payload-samples.ts`.
  *
  * The modules are emitted in memory, written to a fresh temporary directory and imported
@@ -22,7 +23,7 @@ import { payloadSchema, type SchemaMode } from '../../generator/emit/json-schema
 import type { EmittedFile } from '../../generator/emit/emitted-file.js';
 import { emitValidators, validatorAjvOptions, validatorPaths } from '../../generator/emit/validators.js';
 import type { CatalogModel, EventVersionModel, TypeRef } from '../../generator/model.js';
-import type { CompiledEventModule, CompiledValidator, CompiledValidatorError } from '../../runtime/compiled-validator.js';
+import type { AllErrorsValidators, CompiledEventModule, CompiledValidator, CompiledValidatorError } from '../../runtime/compiled-validator.js';
 import { payloadValidator } from '../../runtime/payload-errors.js';
 import { fullPayload, minimalPayload, mutations, type Payload } from '../../scripts/samples/payload-samples.js';
 import { syntheticModel } from './synthetic-catalog.js';
@@ -40,7 +41,7 @@ const emittedSynthetic = emitValidators(synthetic);
 const outDir = mkdtempSync(join(tmpdir(), 'event-validators-'));
 
 /** Writes emitted files under `dir` and imports each event's (CommonJS) module. */
-async function writeAndImport(files: EmittedFile[], dir: string, events: readonly EventVersionModel[]): Promise<Map<string, CompiledEventModule>> {
+async function writeAndImport(files: EmittedFile[], dir: string, events: readonly EventVersionModel[]): Promise<Map<string, [CompiledEventModule, AllErrorsValidators]>> {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   for (const file of files) {
@@ -48,21 +49,26 @@ async function writeAndImport(files: EmittedFile[], dir: string, events: readonl
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, file.contents);
   }
-  const modules = new Map<string, CompiledEventModule>();
+  const modules = new Map<string, [CompiledEventModule, AllErrorsValidators]>();
   await Promise.all(
     events.map(async (event) => {
-      const url = pathToFileURL(join(dir, validatorPaths.module(event))).href;
-      modules.set(event.key, (await import(url)) as CompiledEventModule);
+      const url = (path: string) => pathToFileURL(join(dir, path)).href;
+      modules.set(event.key, [(await import(url(validatorPaths.module(event)))) as CompiledEventModule, (await import(url(validatorPaths.errorsModule(event)))) as AllErrorsValidators]);
     }),
   );
   return modules;
 }
 
 const modules = new Map<string, CompiledEventModule>();
+const standaloneModules = new Map<string, AllErrorsValidators>();
 
 beforeAll(async () => {
-  for (const [key, mod] of await writeAndImport(emitted, join(outDir, 'real'), model.events)) modules.set(key, mod);
-  for (const [key, mod] of await writeAndImport(emittedSynthetic, join(outDir, 'synthetic'), synthetic.events)) modules.set(key, mod);
+  for (const [dir, files, events] of [['real', emitted, model.events], ['synthetic', emittedSynthetic, synthetic.events]] as const) {
+    for (const [key, [mod, standalone]] of await writeAndImport(files, join(outDir, dir), events)) {
+      modules.set(key, mod);
+      standaloneModules.set(key, standalone);
+    }
+  }
 }, SPAWNS);
 
 afterAll(() => {
@@ -151,6 +157,14 @@ function agreementSuite(m: CatalogModel, event: EventVersionModel): void {
     }
   });
 
+  it.each(MODES)('the standalone all-errors validator of %s agrees with runtime ajv (allErrors: true), errors included', (mode) => {
+    const standalone = standaloneModules.get(event.key)![mode];
+    const runtime = runtimeValidator(m, event, mode, true);
+    for (const c of cases) {
+      expect(verdict(standalone, c.payload), `${event.key} ${mode}: ${c.label}`).toEqual(verdict(runtime, c.payload));
+    }
+  });
+
   it.each(MODES)('%s: full and minimal payloads pass; each mutation fails where expected, at its path', (mode) => {
     const mod = moduleOf(event);
     for (const c of cases) {
@@ -181,8 +195,8 @@ function agreementSuite(m: CatalogModel, event: EventVersionModel): void {
 }
 
 describe('emitted files', () => {
-  it('has a .cjs module and a .d.cts for every event version, and nothing else', () => {
-    const expected = model.events.flatMap((e) => [validatorPaths.module(e), validatorPaths.declarations(e)]);
+  it('has a .cjs module, an .errors.cjs module and their .d.cts for every event version, and nothing else', () => {
+    const expected = model.events.flatMap((e) => [validatorPaths.module(e), validatorPaths.declarations(e), validatorPaths.errorsModule(e), validatorPaths.errorsDeclarations(e)]);
     expect(emitted.map((f) => f.path)).toEqual(expected);
     expect(validatorPaths.module(model.events[0]!)).toMatch(/^validators\/[^/]+\/[^/]+\.cjs$/);
   });
@@ -193,18 +207,28 @@ describe('emitted files', () => {
 
   it('no module imports, requires or evaluates anything', () => {
     const modules = [...emitted, ...emittedSynthetic].filter((f) => f.path.endsWith('.cjs'));
-    expect(modules.length).toBe(model.events.length + emittedSynthetic.length / 2);
+    expect(modules.length).toBe(2 * model.events.length + emittedSynthetic.length / 2);
     for (const file of modules) {
       for (const banned of ['require(', 'import ', 'new Function', 'eval(']) {
         expect(file.contents.includes(banned), `${file.path} contains ${banned}`).toBe(false);
       }
-      expect(file.contents).toContain('exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };');
-      expect(file.contents).toContain('exports.schemas = {');
+      if (file.path.endsWith('.errors.cjs')) {
+        expect(file.contents).toMatch(/^exports\.tolerant = validate\d+;$/m);
+        expect(file.contents).toMatch(/^exports\.strict = validate\d+;$/m);
+      } else {
+        expect(file.contents).toContain('exports.accepts = { tolerant: acceptsTolerant, strict: acceptsStrict };');
+        expect(file.contents).toContain('exports.schemas = {');
+      }
     }
   });
 
   it('declarations type the exports with the runtime contract', () => {
-    for (const file of emitted.filter((f) => f.path.endsWith('.d.cts'))) {
+    for (const file of emitted.filter((f) => f.path.endsWith('.errors.d.cts'))) {
+      expect(file.contents, file.path).toContain("import type { CompiledValidator } from '../../../runtime/compiled-validator.js' with { 'resolution-mode': 'import' };");
+      expect(file.contents, file.path).toContain('export declare const tolerant: CompiledValidator;');
+      expect(file.contents, file.path).toContain('export declare const strict: CompiledValidator;');
+    }
+    for (const file of emitted.filter((f) => f.path.endsWith('.d.cts') && !f.path.endsWith('.errors.d.cts'))) {
       expect(file.contents, file.path).toContain("import type { PayloadCheckPair, PayloadSchemaPair } from '../../../runtime/compiled-validator.js' with { 'resolution-mode': 'import' };");
       expect(file.contents, file.path).toContain('export declare const accepts: PayloadCheckPair;');
       expect(file.contents, file.path).toContain('export declare const schemas: PayloadSchemaPair;');
