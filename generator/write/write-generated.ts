@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { byCodeUnit } from '../common/text.js';
@@ -24,12 +24,31 @@ export function listFiles(dir: string): string[] {
  * Replaces `outDir` with exactly `files`, all or nothing: everything is written to a
  * sibling folder first, then swapped in by renames (see `replaceFolder` for what a kill at
  * any step leaves, and how the next run finishes it). Stale files vanish with the old folder.
+ *
+ * A file whose text is already in `outDir` is hard-linked into the new folder instead of
+ * written again: its old copy is never modified (only unlinked with the old folder), so the
+ * guarantee holds, and regenerating a mostly unchanged catalog neither writes nor frees the
+ * data of the files it keeps (they keep their modification times too).
  */
 export function writeGenerated(outDir: string, files: EmittedFile[]): void {
   replaceFolder(outDir, (staging) => {
     for (const dir of new Set(files.map((file) => dirname(join(staging, file.path))))) mkdirSync(dir, { recursive: true });
-    for (const file of files) writeFileSync(join(staging, file.path), file.contents);
+    for (const file of files) {
+      const path = join(staging, file.path);
+      if (!linkIfUnchanged(join(outDir, file.path), path, file.contents)) writeFileSync(path, file.contents);
+    }
   });
+}
+
+/** Hard-links `current` to `path` when it holds exactly `contents`; false when it does not exist, differs, or cannot be linked. */
+function linkIfUnchanged(current: string, path: string, contents: string): boolean {
+  try {
+    if (readFileSync(current, 'utf8') !== contents) return false;
+    linkSync(current, path);
+    return true;
+  } catch {
+    return false; // no such file, a folder, or a file system without hard links: written instead
+  }
 }
 
 export interface Staleness {
