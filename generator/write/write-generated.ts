@@ -1,5 +1,6 @@
-import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { link, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join, posix, relative } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { byCodeUnit } from '../common/text.js';
 import type { EmittedFile } from '../emit/emitted-file.js';
@@ -28,27 +29,58 @@ export function listFiles(dir: string): string[] {
  * A file whose text is already in `outDir` is hard-linked into the new folder instead of
  * written again: its old copy is never modified (only unlinked with the old folder), so the
  * guarantee holds, and regenerating a mostly unchanged catalog neither writes nor frees the
- * data of the files it keeps (they keep their modification times too).
+ * data of the files it keeps (they keep their modification times too). Folders are made and
+ * files placed several at a time, on libuv's threads: each waits on the file system, not on
+ * the processor.
  */
-export function writeGenerated(outDir: string, files: EmittedFile[]): void {
-  replaceFolder(outDir, (staging) => {
-    for (const dir of new Set(files.map((file) => dirname(join(staging, file.path))))) mkdirSync(dir, { recursive: true });
-    for (const file of files) {
-      const path = join(staging, file.path);
-      if (!linkIfUnchanged(join(outDir, file.path), path, file.contents)) writeFileSync(path, file.contents);
-    }
+export async function writeGenerated(outDir: string, files: EmittedFile[]): Promise<void> {
+  await replaceFolder(outDir, async (staging) => {
+    for (const level of foldersByDepth(files)) await eachAtOnce(level, (dir) => mkdir(join(staging, dir)));
+    await eachAtOnce(files, (file) => placeFile(join(outDir, file.path), join(staging, file.path), file.contents));
   });
 }
 
-/** Hard-links `current` to `path` when it holds exactly `contents`; false when it does not exist, differs, or cannot be linked. */
-function linkIfUnchanged(current: string, path: string, contents: string): boolean {
+/** Every folder the files need (their parents included), shallowest first: a level's folders can be made at once. */
+function foldersByDepth(files: readonly EmittedFile[]): string[][] {
+  const folders = new Set<string>();
+  for (const file of files) for (let dir = posix.dirname(file.path); dir !== '.' && !folders.has(dir); dir = posix.dirname(dir)) folders.add(dir);
+  const levels: string[][] = [];
+  for (const dir of folders) (levels[dir.split('/').length - 1] ??= []).push(dir);
+  return levels.filter((level) => level !== undefined);
+}
+
+/** Hard-links `current` to `path` when it holds exactly `contents`; otherwise writes `contents` to `path`. */
+async function placeFile(current: string, path: string, contents: string): Promise<void> {
   try {
-    if (readFileSync(current, 'utf8') !== contents) return false;
-    linkSync(current, path);
-    return true;
+    if ((await readFile(current, 'utf8')) === contents) return await link(current, path);
   } catch {
-    return false; // no such file, a folder, or a file system without hard links: written instead
+    // no such file, a folder, or a file system without hard links: written instead
   }
+  await writeFile(path, contents);
+}
+
+/** Jobs at a time: enough to keep libuv's threads busy, few enough to stay far below the open-file limit. */
+const AT_ONCE = 32;
+
+/**
+ * Runs `job` for every item, `AT_ONCE` at a time; after a failure no new job starts. Settles
+ * only when every started job has, so nothing is still writing when the caller cleans up.
+ */
+async function eachAtOnce<T>(items: readonly T[], job: (item: T) => Promise<unknown>): Promise<void> {
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const worker = async (): Promise<void> => {
+    while (failure === undefined && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await job(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, items.length) }, worker));
+  if (failure) throw failure.error;
 }
 
 export interface Staleness {
