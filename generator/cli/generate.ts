@@ -57,7 +57,7 @@ async function main(): Promise<number> {
   }
 
   const writeStart = performance.now();
-  writeGenerated(args.out, result.files);
+  await writeGenerated(args.out, result.files);
   const timings = [...result.timings, { stage: 'write', ms: performance.now() - writeStart }];
   const total = performance.now() - started;
   console.log(`✔ wrote ${args.out}/: ${summary} in ${total.toFixed(0)} ms (${timings.map((t) => `${t.stage} ${t.ms.toFixed(0)} ms`).join(', ')})`);

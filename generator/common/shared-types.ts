@@ -7,7 +7,7 @@ import { byCodeUnit } from './text.js';
  * builder the `$defs` of a schema.
  */
 export function reachableSharedTypes(sharedTypes: readonly ObjectTypeModel[], fields: readonly FieldModel[]): ObjectTypeModel[] {
-  const byName = new Map(sharedTypes.map((t) => [t.name, t]));
+  const byName = sharedTypesByName(sharedTypes);
   const reached = new Map<string, ObjectTypeModel>();
   const visit = (type: TypeRef): void => {
     if (type.kind === 'array') return visit(type.items);
@@ -19,4 +19,18 @@ export function reachableSharedTypes(sharedTypes: readonly ObjectTypeModel[], fi
   };
   for (const field of fields) visit(field.type);
   return [...reached.values()].sort((a, b) => byCodeUnit(a.name, b.name));
+}
+
+/**
+ * The lookup by name, built once per list (rebuilt if the list has since grown or shrunk):
+ * every event asks, and building it per call made the walk grow with events × shared types.
+ */
+const lookups = new WeakMap<readonly ObjectTypeModel[], { length: number; byName: ReadonlyMap<string, ObjectTypeModel> }>();
+
+function sharedTypesByName(sharedTypes: readonly ObjectTypeModel[]): ReadonlyMap<string, ObjectTypeModel> {
+  const known = lookups.get(sharedTypes);
+  if (known?.length === sharedTypes.length) return known.byName;
+  const byName = new Map(sharedTypes.map((t) => [t.name, t]));
+  lookups.set(sharedTypes, { length: sharedTypes.length, byName });
+  return byName;
 }

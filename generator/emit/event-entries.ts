@@ -23,7 +23,7 @@ export function emitEventEntries(model: CatalogModel): EmittedFile[] {
     const path = eventEntryPath(event);
     const name = eventValidatorName(event);
     const eventType = eventTypeName(event);
-    const contents = printModule(path, codeBanner(eventSources(model, event)), {
+    const contents = printModule(codeBanner(eventSources(model, event)), {
       statements: [
         { kind: StructureKind.ImportDeclaration, moduleSpecifier: '../../../runtime/event-validator.js', namedImports: ['defineEventValidator'] },
         { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../../types.js', namedImports: [eventType] },

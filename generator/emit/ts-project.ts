@@ -1,40 +1,33 @@
-import { IndentationText, NewLineKind, Project, QuoteKind, type OptionalKind, type SourceFileStructure } from 'ts-morph';
+import { printStructure, Project, StructureKind, type OptionalKind, type PrintStructureOptions, type SourceFileStructure, type StatementStructures } from 'ts-morph';
 
 /**
- * Builders for generated TypeScript: one in-memory ts-morph project with pinned settings, so
- * output never depends on the machine. Files are created once from a complete structure and
- * printed; nothing is manipulated node by node and nothing touches the disk.
+ * Builders for generated TypeScript, with pinned settings so output never depends on the
+ * machine. Modules are printed straight from a complete structure (no parse, no
+ * node-by-node manipulation); text written by another tool is parsed once, in one in-memory
+ * ts-morph project, to read it back as structures. Nothing touches the disk.
  */
-let project: Project | undefined;
-
-function tsProject(): Project {
-  return (project ??= new Project({
-    useInMemoryFileSystem: true,
-    skipAddingFilesFromTsConfig: true,
-    manipulationSettings: {
-      indentationText: IndentationText.TwoSpaces,
-      newLineKind: NewLineKind.LineFeed,
-      quoteKind: QuoteKind.Single,
-      useTrailingCommas: true,
-    },
-  }));
-}
+const PRINT_OPTIONS: PrintStructureOptions = { indentNumberOfSpaces: 2, newLine: '\n', useSingleQuote: true };
 
 /** Prints a module from a full structure; the banner goes first. */
-export function printModule(path: string, banner: string, structure: OptionalKind<SourceFileStructure>): string {
-  const file = tsProject().createSourceFile(path, { ...structure, leadingTrivia: banner }, { overwrite: true });
+export function printModule(banner: string, structure: OptionalKind<SourceFileStructure>): string {
+  const printed = printStructure({ ...structure, kind: StructureKind.SourceFile, leadingTrivia: banner }, PRINT_OPTIONS);
   // ts-morph leaves a blank line between the banner and a first statement that has docs: the banner belongs to the module, not apart from it.
-  const text = file.getFullText().replace(`${banner}\n`, banner);
-  tsProject().removeSourceFile(file);
+  const text = printed.replace(`${banner}\n`, banner);
   return text.endsWith('\n') ? text : text + '\n';
 }
 
-/** The structure of a module given as text (to place declarations written by another tool into a module structure). */
-export function structureOf(path: string, text: string): SourceFileStructure {
-  const file = tsProject().createSourceFile(path, text, { overwrite: true });
-  const structure = file.getStructure();
-  tsProject().removeSourceFile(file);
-  return structure;
+let project: Project | undefined;
+
+/**
+ * The statements of declarations given as text (written by another tool, to be placed into a
+ * module structure): all of them parsed as one module, so the parser runs once, not once per text.
+ */
+export function statementsOf(texts: readonly string[]): StatementStructures[] {
+  project ??= new Project({ useInMemoryFileSystem: true, skipAddingFilesFromTsConfig: true });
+  const file = project.createSourceFile('declarations.ts', texts.join('\n'), { overwrite: true });
+  const { statements } = file.getStructure();
+  project.removeSourceFile(file);
+  return Array.isArray(statements) ? statements.filter((statement): statement is StatementStructures => typeof statement === 'object') : [];
 }
 
 /** A TypeScript string literal, single-quoted like the rest of the generated code. */

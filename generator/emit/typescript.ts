@@ -5,7 +5,7 @@ import { inlineCode } from '../common/text.js';
 import { eventTypeName, MODULE_TYPE_NAMES as NAMES, payloadTypeName } from '../common/ts-names.js';
 import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, TypeRef } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
-import { printModule, propertyName, stringLiteral, structureOf } from './ts-project.js';
+import { printModule, propertyName, stringLiteral, statementsOf } from './ts-project.js';
 
 /**
  * `types.ts`: an interface per shared type and per payload, an envelope interface per event,
@@ -60,14 +60,20 @@ function interfaceSchema(fields: readonly FieldModel[], open: boolean, doc: stri
   };
 }
 
-/** Runs json-schema-to-typescript and reads its one declaration back as a structure. */
-async function declare(name: string, schema: JSONSchema): Promise<InterfaceDeclarationStructure> {
-  const { statements } = structureOf(`${name}.ts`, await compile(schema, name, JSSTT_OPTIONS));
-  const [declaration, ...others] = Array.isArray(statements) ? statements : [];
-  if (typeof declaration !== 'object' || declaration.kind !== StructureKind.Interface || declaration.name !== name || others.length > 0) {
-    throw new Error(`types: json-schema-to-typescript did not declare exactly one interface ${name}`);
-  }
-  return declaration;
+/**
+ * Runs json-schema-to-typescript once per interface (concurrently; it is asynchronous) and
+ * reads the declarations back as structures, in the order given: one parse for all of them.
+ */
+async function declareAll(interfaces: readonly { name: string; schema: JSONSchema }[]): Promise<InterfaceDeclarationStructure[]> {
+  const texts = await Promise.all(interfaces.map(({ name, schema }) => compile(schema, name, JSSTT_OPTIONS)));
+  const statements = statementsOf(texts);
+  return interfaces.map(({ name }, i) => {
+    const declaration = statements[i];
+    if (statements.length !== interfaces.length || declaration?.kind !== StructureKind.Interface || declaration.name !== name) {
+      throw new Error(`types: json-schema-to-typescript did not declare exactly one interface ${name}`);
+    }
+    return declaration;
+  });
 }
 
 function sharedTypeDoc(shared: ObjectTypeModel): string {
@@ -108,11 +114,12 @@ export async function emitTypes(model: CatalogModel): Promise<EmittedFile[]> {
   const tsNames = new Map(model.sharedTypes.map((t) => [t.name, t.tsName]));
   const tsNameOf = (sharedType: string): string => tsNames.get(sharedType)!; // the loader has resolved every reference
 
-  // json-schema-to-typescript is asynchronous: run every compile concurrently; Promise.all keeps the order.
-  const [sharedDecls, payloadDecls] = await Promise.all([
-    Promise.all(model.sharedTypes.map((shared) => declare(shared.tsName, interfaceSchema(shared.fields, false, sharedTypeDoc(shared), tsNameOf)))),
-    Promise.all(model.events.map((event) => declare(payloadTypeName(event), interfaceSchema(event.fields, event.open !== false, payloadDoc(event), tsNameOf)))),
+  const declarations = await declareAll([
+    ...model.sharedTypes.map((shared) => ({ name: shared.tsName, schema: interfaceSchema(shared.fields, false, sharedTypeDoc(shared), tsNameOf) })),
+    ...model.events.map((event) => ({ name: payloadTypeName(event), schema: interfaceSchema(event.fields, event.open !== false, payloadDoc(event), tsNameOf) })),
   ]);
+  const sharedDecls = declarations.slice(0, model.sharedTypes.length);
+  const payloadDecls = declarations.slice(model.sharedTypes.length);
 
   const byType = new Map<string, EventVersionModel[]>();
   for (const event of model.events) byType.set(event.type, [...(byType.get(event.type) ?? []), event]);
@@ -199,6 +206,6 @@ export async function emitTypes(model: CatalogModel): Promise<EmittedFile[]> {
     },
   ];
 
-  const contents = printModule('types.ts', codeBanner(model.sourceFiles), { statements });
+  const contents = printModule(codeBanner(model.sourceFiles), { statements });
   return [{ path: 'types.ts', contents }];
 }

@@ -19,6 +19,7 @@
  * Every other leftover is deleted. Power loss is not covered: files are not fsynced.
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 
 /** What a side folder's name says about it. `staging` is the partial folder of earlier versions. */
@@ -31,8 +32,9 @@ const removeFolder = (path: string): void => rmSync(path, { recursive: true, for
 /**
  * Replaces `outDir` with a folder that `fill` writes: all or nothing, and recoverable after a
  * kill at any step (see above). If `fill` or a rename throws, the old folder stays or is put back.
+ * `fill` may be asynchronous; it must have finished every write when its promise settles.
  */
-export function replaceFolder(outDir: string, fill: (dir: string) => void): void {
+export async function replaceFolder(outDir: string, fill: (dir: string) => void | Promise<void>): Promise<void> {
   recoverInterruptedWrite(outDir);
   const target = resolve(outDir);
   const writing = sideFolder(outDir, 'writing');
@@ -40,7 +42,7 @@ export function replaceFolder(outDir: string, fill: (dir: string) => void): void
   const previous = sideFolder(outDir, 'previous');
   try {
     mkdirSync(writing, { recursive: true });
-    fill(writing);
+    await fill(writing);
     renameSync(writing, ready);
   } catch (error) {
     removeFolder(writing);
@@ -58,7 +60,9 @@ export function replaceFolder(outDir: string, fill: (dir: string) => void): void
   if (!hadPrevious) return;
   const discarded = sideFolder(outDir, 'discarded');
   renameSync(previous, discarded);
-  removeFolder(discarded);
+  // Asynchronously: libuv's threads delete several entries at once, where one thread would
+  // wait on the file system for each of the hundreds of folders in turn.
+  await rm(discarded, { recursive: true, force: true });
 }
 
 interface SideFolder {

@@ -23,7 +23,7 @@ export interface GenerationRow {
 export interface GenerationResult {
   runs: number;
   command: string;
-  /** `npm run -s generate -- --help`: npm, tsx and loading the generator's modules, then exit without generating; ms. */
+  /** `npm run -s generate -- --help`: npm, the compiled generator's freshness check (`generator/cli/run-compiled.mjs`) and loading its modules, then exit without generating; ms. */
   startupMs: Summary;
   rows: GenerationRow[];
 }

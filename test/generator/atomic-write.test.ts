@@ -68,9 +68,9 @@ describe.runIf(hasStrace)('npm run generate killed at each rename of the write (
     [2, 'old'],
     [3, 'missing'],
     [4, 'new'],
-  ] as const)('killed at rename %i: the folder is %s; the next command finishes or undoes the write and leaves nothing beside it', { timeout: 120_000 }, (when, want) => {
+  ] as const)('killed at rename %i: the folder is %s; the next command finishes or undoes the write and leaves nothing beside it', { timeout: 120_000 }, async (when, want) => {
     const out = join(work, `strace-${when}`, 'generated');
-    writeGenerated(out, oldRun.files);
+    await writeGenerated(out, oldRun.files);
     const log = join(work, `strace-${when}.log`);
     const killed = spawnSync(
       'strace',
@@ -109,7 +109,7 @@ const [out, oldPath, newPath] = process.argv.slice(2);
 const { readFileSync } = await import('node:fs');
 const outputs = [JSON.parse(readFileSync(newPath, 'utf8')), JSON.parse(readFileSync(oldPath, 'utf8'))];
 process.stdout.write('writing\\n');
-for (let i = 0; ; i++) writeGenerated(out, outputs[i % 2]);
+for (let i = 0; ; i++) await writeGenerated(out, outputs[i % 2]);
 `,
   );
   const output = (label: string): EmittedFile[] =>
@@ -133,7 +133,7 @@ for (let i = 0; ; i++) writeGenerated(out, outputs[i % 2]);
     const seen: string[] = [];
     for (const [i, ms] of delays.entries()) {
       const out = join(work, `random-${i}`, 'generated');
-      writeGenerated(out, files.old);
+      await writeGenerated(out, files.old);
       await killAfter(out, ms);
       const state = stateOf(out, trees);
       seen.push(`${ms} ms: ${state}, beside it ${JSON.stringify(sideFolders(out))}`);

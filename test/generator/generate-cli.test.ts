@@ -3,7 +3,7 @@
  * and the committed generated/ being exactly a fresh generation of catalog/.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -116,13 +116,29 @@ describe('npm run generate', () => {
 });
 
 describe('writeGenerated', () => {
-  it('puts the old folder back untouched when writing fails part-way', () => {
+  it('puts the old folder back untouched when writing fails part-way', async () => {
     const target = join(work, 'atomic');
-    writeGenerated(target, [{ path: 'a.txt', contents: 'old\n' }, { path: 'nested/b.txt', contents: 'old b\n' }]);
+    await writeGenerated(target, [{ path: 'a.txt', contents: 'old\n' }, { path: 'nested/b.txt', contents: 'old b\n' }]);
     const before = snapshot(target);
     // A NUL byte in a path makes the file system refuse it after the first file is written.
-    expect(() => writeGenerated(target, [{ path: 'a.txt', contents: 'new\n' }, { path: 'bad\0name', contents: 'x' }])).toThrow();
+    await expect(writeGenerated(target, [{ path: 'a.txt', contents: 'new\n' }, { path: 'bad\0name', contents: 'x' }])).rejects.toThrow();
     expect(snapshot(target)).toEqual(before);
     expect(listFiles(work).filter((p) => /\.(staging|writing|ready|previous|discarded)-\d+\//.test(p))).toEqual([]);
+  });
+
+  it('keeps a file whose text did not change (the same file, linked into the new folder) and writes changed ones anew', async () => {
+    const target = join(work, 'unchanged');
+    await writeGenerated(target, [{ path: 'same.txt', contents: 'same\n' }, { path: 'nested/changed.txt', contents: 'old\n' }, { path: 'nested/edited.txt', contents: 'generated\n' }]);
+    writeFileSync(join(target, 'nested/edited.txt'), 'edited by hand\n');
+    const inode = (path: string) => statSync(join(target, path)).ino;
+    const before = { same: inode('same.txt'), changed: inode('nested/changed.txt'), edited: inode('nested/edited.txt') };
+
+    await writeGenerated(target, [{ path: 'same.txt', contents: 'same\n' }, { path: 'nested/changed.txt', contents: 'new\n' }, { path: 'nested/edited.txt', contents: 'generated\n' }]);
+    expect(snapshot(target)).toEqual({ 'same.txt': 'same\n', 'nested/changed.txt': 'new\n', 'nested/edited.txt': 'generated\n' });
+    expect(inode('same.txt')).toBe(before.same);
+    expect(inode('nested/changed.txt')).not.toBe(before.changed);
+    expect(inode('nested/edited.txt')).not.toBe(before.edited);
+    // Only the output folder holds it now: the old folder went, and with it the second link.
+    expect(statSync(join(target, 'same.txt')).nlink).toBe(1);
   });
 });

@@ -42,7 +42,7 @@ describe.each(fixtures)('golden output of fixture "%s"', (name) => {
 
   it('matches the golden files exactly (run `npm run test:update` to accept a change)', async () => {
     const files = (await generatedOnce(name)).filter((file) => !isValidatorCode(file.path));
-    if (UPDATE) writeGenerated(goldenDir, files);
+    if (UPDATE) await writeGenerated(goldenDir, files);
     const { stale, missing, extra, diff } = compareGenerated(goldenDir, files, `fixtures/${name}/golden`);
     expect({ stale, missing, extra }, diff).toEqual({ stale: [], missing: [], extra: [] });
   }, 60_000);

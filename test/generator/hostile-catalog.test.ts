@@ -122,7 +122,7 @@ describe('free text of a hostile catalog', () => {
     const generated = await generate([{ path: 'catalog/01-hostile.yaml', text: HOSTILE_CATALOG }]);
     if (!generated.ok) throw new Error(generated.errors.map(formatProblem).join('\n'));
     result = generated;
-    writeGenerated(out, result.files);
+    await writeGenerated(out, result.files);
     expect(result.files.map((f) => f.path)).toContain('validators/account.created/v1.cjs');
   }, SPAWNS);
 

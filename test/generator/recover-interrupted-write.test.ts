@@ -103,29 +103,29 @@ describe('recoverInterruptedWrite', () => {
 });
 
 describe('replaceFolder', () => {
-  it('replaces the folder and leaves nothing beside it', () => {
+  it('replaces the folder and leaves nothing beside it', async () => {
     const dir = join(work, 'replace');
     const out = lay(dir, { out: 'old', beside: {} });
-    replaceFolder(out, (staging) => writeFileSync(join(staging, 'which.txt'), 'new'));
+    await replaceFolder(out, (staging) => writeFileSync(join(staging, 'which.txt'), 'new'));
     expect(read(dir)).toEqual({ out: 'new', beside: {} });
   });
 
-  it('keeps the old folder when filling the new one fails', () => {
+  it('keeps the old folder when filling the new one fails', async () => {
     const dir = join(work, 'replace-fails');
     const out = lay(dir, { out: 'old', beside: {} });
-    expect(() =>
+    await expect(
       replaceFolder(out, (staging) => {
         writeFileSync(join(staging, 'which.txt'), 'partial');
         throw new Error('disk full');
       }),
-    ).toThrow('disk full');
+    ).rejects.toThrow('disk full');
     expect(read(dir)).toEqual({ out: 'old', beside: {} });
   });
 
-  it('finishes what a killed run left before writing', () => {
+  it('finishes what a killed run left before writing', async () => {
     const dir = join(work, 'replace-after-kill');
     const out = lay(dir, { out: null, beside: { [`previous-${GONE}`]: 'old', [`ready-${GONE}`]: 'new' } });
-    replaceFolder(out, (staging) => writeFileSync(join(staging, 'which.txt'), 'partial'));
+    await replaceFolder(out, (staging) => writeFileSync(join(staging, 'which.txt'), 'partial'));
     expect(read(dir)).toEqual({ out: 'partial', beside: {} });
   });
 });
