@@ -218,11 +218,11 @@ function targets(r: BenchResults): TargetCheck[] {
     out.push({
       id: 'generation.real',
       group: 'generation',
-      text: '`npm run generate` on the real catalog < 3 s',
+      text: '`npm run generate` on the real catalog ≤ 2 s (median)',
       measured: real.ms.median,
-      measuredText: ms(real.ms.median),
-      met: real.ms.median < 3000,
-      gap: `${ms(real.ms.median - 3000)} over; start-up alone (\`--help\`) takes ${ms(g.startupMs.median)}; the generator's own stages take ${ms(real.internalMs)} (${Object.entries(real.stagesMs)
+      measuredText: `${ms(real.ms.median)} (median of ${g.runs} runs)`,
+      met: real.ms.median <= 2000,
+      gap: `${ms(real.ms.median - 2000)} over; start-up alone (\`--help\`) takes ${ms(g.startupMs.median)}; the generator's own stages take ${ms(real.internalMs)} (${Object.entries(real.stagesMs)
         .map(([k, v]) => `${k} ${int(v)}`)
         .join(', ')} ms)`,
     });

@@ -96,7 +96,7 @@ function settings(argv: string[]): Settings {
     busRounds: int(values['bus-rounds'], quick ? 1 : 5, 'bus-rounds'),
     timing: quick ? { minCpuMs: 20, minSamples: 3, warmup: 1, warmupItems: 0 } : { minCpuMs: 1500, minSamples: 20, warmup: 10, warmupItems: 1_000_000 },
     coldRuns: int(values['cold-runs'], quick ? 1 : 25, 'cold-runs'),
-    generateRuns: int(values['generate-runs'], quick ? 1 : 3, 'generate-runs'),
+    generateRuns: int(values['generate-runs'], quick ? 1 : 5, 'generate-runs'),
     factors: factors.includes(1) ? factors : [1, ...factors],
     tscRuns: int(values['tsc-runs'], quick ? 1 : 5, 'tsc-runs'),
     compilers: ['typescript 5.9', 'typescript 7'],
