@@ -10,7 +10,7 @@ import { readCatalogDir } from '../catalog/load-catalog.js';
 import { formatProblem, formatWarnings } from '../catalog/problems.js';
 import { formatSummary, summarizeCatalog } from '../catalog/summary.js';
 import { generate } from '../generate.js';
-import { recoverInterruptedWrite } from '../write/replace-folder.js';
+import { interruptedWriteLeftovers, recoverInterruptedWrite } from '../write/replace-folder.js';
 import { compareGenerated, writeGenerated } from '../write/write-generated.js';
 import { HELP_OPTION, parseCliArgs, printUsage } from './cli-args.js';
 
@@ -30,7 +30,13 @@ async function main(): Promise<number> {
   if ('exit' in parsed) return parsed.exit;
   const args = parsed.values;
   if (!existsSync(args.catalog)) return printUsage(USAGE, `✘ catalog folder not found: ${args.catalog}`);
-  for (const note of recoverInterruptedWrite(args.out)) console.error(`↺ ${note}`);
+  if (args.check) {
+    // --check writes nothing: what a killed run left is reported, and left for the next run to finish or undo.
+    const leftovers = interruptedWriteLeftovers(args.out);
+    if (leftovers.length > 0) console.error(`↺ ${args.out}: a killed run left ${leftovers.join(', ')}; not touched (--check writes nothing): the next npm run generate finishes or undoes it`);
+  } else {
+    for (const note of recoverInterruptedWrite(args.out)) console.error(`↺ ${note}`);
+  }
   const started = performance.now();
   const result = await generate(readCatalogDir(args.catalog));
   for (const line of [...(result.ok ? [] : result.errors.map(formatProblem)), ...formatWarnings(result.warnings, args.verbose)]) console.error(line);

@@ -103,6 +103,11 @@ function leftoverSideFolders(outDir: string): SideFolder[] {
  * folders (those of processes still running are left alone). Returns one line per thing done,
  * for the command to show; none when there was nothing to do.
  */
+/** The side folders killed runs left beside `outDir`, by name, touching nothing (`--check`). */
+export function interruptedWriteLeftovers(outDir: string): string[] {
+  return leftoverSideFolders(outDir).map((folder) => basename(folder.path));
+}
+
 export function recoverInterruptedWrite(outDir: string): string[] {
   const target = resolve(outDir);
   const leftovers = leftoverSideFolders(outDir);

@@ -3,9 +3,9 @@
  * and the committed generated/ being exactly a fresh generation of catalog/.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readCatalogDir } from '../../generator/catalog/load-catalog.js';
@@ -80,6 +80,23 @@ describe('npm run generate', () => {
     // A real run repairs it and removes the file no longer generated.
     expect(runGenerate('--catalog', FIXTURE, '--out', out).status).toBe(0);
     expect(snapshot(out)).toEqual(before);
+  }, 120_000);
+
+  it('--check touches nothing a killed run left, and says what it left; the next real run clears it', () => {
+    // A side folder of a process that no longer runs (no pid reaches 4,194,400 on Linux).
+    const leftover = `${out}.previous-4194400`;
+    cpSync(out, leftover, { recursive: true });
+    const before = snapshot(out);
+    const check = runGenerate('--check', '--catalog', FIXTURE, '--out', out);
+    expect(check.status).toBe(0);
+    expect(check.stderr).toContain(`a killed run left ${basename(leftover)}; not touched (--check writes nothing)`);
+    expect(existsSync(leftover)).toBe(true);
+    expect(snapshot(out)).toEqual(before);
+
+    const run = runGenerate('--catalog', FIXTURE, '--out', out);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toContain(`removed what killed runs left: ${basename(leftover)}`);
+    expect(existsSync(leftover)).toBe(false);
   }, 120_000);
 
   it('leaves the output byte-identical when the catalog has errors, and reports them positioned', () => {
