@@ -105,7 +105,9 @@ function leftoverSideFolders(outDir: string): SideFolder[] {
  */
 /** The side folders killed runs left beside `outDir`, by name, touching nothing (`--check`). */
 export function interruptedWriteLeftovers(outDir: string): string[] {
-  return leftoverSideFolders(outDir).map((folder) => basename(folder.path));
+  return leftoverSideFolders(outDir)
+    .map((folder) => basename(folder.path))
+    .sort();
 }
 
 export function recoverInterruptedWrite(outDir: string): string[] {
