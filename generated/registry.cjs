@@ -246,6 +246,684 @@ exports.compiledEvents = new Map([
   ["lifecycle.leave-supplier.completed", slot("v3", () => require("./validators/lifecycle.leave-supplier.completed/v3.cjs"), () => require("./validators/lifecycle.leave-supplier.completed/v3.errors.cjs"), undefined)],
   ["lifecycle.leave-supplier.requested", slot("v2", () => require("./validators/lifecycle.leave-supplier.requested/v2.cjs"), () => require("./validators/lifecycle.leave-supplier.requested/v2.errors.cjs"), undefined)],
 ]);
+
+/** The catalog's event types, in the order of `compiledEvents`. */
+const eventTypes = ["account.communications_preferences_updated","account.created","account.occupied","account.reactivated","account.smart-meter-read-permission-changed","account.updated","account_metadata.created","account_metadata.removed","account_metadata.updated","account_property_effective_period_metadata.created","account_property_effective_period_metadata.removed","account_property_effective_period_metadata.updated","account_user.created","account_user.removed","account_user.updated","account_user.password_changed","account_user.password_reset_requested","account_user.psr_records_updated","account_user.verification_completed","account_user.verification_started","account_user_metadata.created","account_user_metadata.removed","account_user_metadata.updated","affiliates.affiliate-account-contract-created","agreement.created","agreement.revoked","agreement.terminated","agreement.updated","approvals.approval.approved","approvals.approval.created","approvals.approval.rejected","approvals.approval_request.approved","approvals.approval_request.assigned","approvals.approval_request.rejected","aus.electricity.enrolment.override-request.created","aus.electricity.move-in.completed","aus.electricity.move-out.completed","aus.industry.electricity.accumulation.created","aus.industry.electricity.cats_change_response.received","aus.industry.electricity.cats_notification.received","aus.industry.electricity.dlf_code_value.changed","aus.industry.electricity.meter_point.de_energised","aus.industry.electricity.register.changed","aus.industry.electricity.register.network_tariff_code.change.reminder.created","aus.industry.electricity.register.network_tariff_code.changed","aus.industry.electricity.register.network_tariff_code.changed.v2","aus.industry.electricity.service_order.cancelled","aus.industry.electricity.service_order.closed","aus.industry.electricity.service_order.completed","aus.industry.electricity.service_order_request.received","aus.industry.marginal-loss-factor.value-changed","aus.industry.site-address.updated","aus.meter-readings.electricity.accumulation.created","aus.meter-readings.gas.accumulation.created","aus.siphon.electricity-failure.received","aus.siphon.electricity-message.received","aus.siphon.electricity-water-mrvs-message-received","aus.siphon.unknown-message.received","auth_server.account_user.generate_mfa_challenge_error","auth_server.account_user.logged_in","auth_server.account_user.login_denied","auth_server.account_user.login_failed","auth_server.account_user.login_step_completed","billing.billing_document.issued","billing.billing_document_representation.dispatched","billing.billing_options.updated","billing.charging-ledger.assigned-to-agreement","billing.charging.supply-point.triggered","billing.duos_invoice.cancel","billing.duos_invoice.new","billing.duos_invoice.replace","billing.final_bill","billing.issuance.external_status.created","billing.issued_bill","billing.ledger.entry_posted","billing.ledger.entry_removed","billing.pathway_traversal.failed","billing.pathway_traversal.succeeded","billing.rebate.accepted","consents.consent.updated","contract-groups.created","contract-groups.memberships-changed","contracts.actualized","contracts.created","contracts.expired","contracts.expiry-approaching","contracts.journeys.creation.started","contracts.journeys.termination.started","contracts.journeys.variation.started","contracts.rescinded","contracts.revoked","contracts.subject-amended","contracts.terminated","contracts.terms-varied","customer_access.partner_roles.created","customer_access.partner_roles.updated","customer_access.partner_user_roles.created","customer_access.partner_user_roles.updated","customer_access.user_roles.created","customer_access.user_roles.updated","data_import.import_process.cancelled","data_import.import_process.complete","data_import.import_process.dry_run_complete","data_import.import_process.dry_run_error","data_import.import_process.error","data_import.import_process.post_import.completed","data_import.import_process.post_import.error","data_import.order_process.cancelled","data_import.order_process.complete","data_import.order_process.error","debt.actioning.automated_debt_write_back.completed","debt.actioning.automated_debt_write_back.failed","debt.actioning.automated_debt_write_back.skipped","delinquent_debt.position_changed","deposit_agreement.accepted","deposit_agreement.fulfilled","deposit_agreement.instalment_returned","deposit_agreement.returned","deposit_agreement.withdrawn","dunning_path_paused","dunning_path_started","dunning_path_unpaused","dunning_path_withdrawn","electricity.child-life-support-record.updated","external_messaging.uploaded_file.safe","external_messaging.uploaded_file.unsafe","fieldworks.elec_supply_abolishment_so_requested","fieldworks.gas_supply_abolishment_so_requested","gas.child-life-support-record.updated","goods.purchase-created","goods.quote.created-for-account","goods.quote.created-without-account","industry.aus.electricity.change_metering_coordinator.cancelled","industry.aus.electricity.change_metering_coordinator.completed","industry.aus.electricity.change_metering_coordinator.objection_raised","industry.aus.electricity.change_metering_coordinator.pending","industry.aus.electricity.change_metering_coordinator.pending_validation","industry.aus.electricity.change_metering_coordinator.rejected","industry.aus.electricity.change_metering_coordinator.requested","industry.aus.electricity.meter_exchange_service_order.accepted","industry.aus.electricity.meter_exchange_service_order.cancelled","industry.aus.electricity.meter_exchange_service_order.completed","industry.aus.electricity.meter_exchange_service_order.disputed","industry.aus.electricity.meter_exchange_service_order.not_completed","industry.aus.electricity.meter_exchange_service_order.partially_completed","industry.aus.electricity.meter_exchange_service_order.rejected","industry.aus.electricity.change_metering_coordinator.request_failed","industry.aus.electricity.change_of_supply.completed","industry.aus.electricity.ci_dma_sla.feature_disabled","industry.aus.electricity.ci_prechecks.cancelled","industry.aus.electricity.ci_prechecks.commence","industry.aus.electricity.meter_exchange_service_order.request_failed","industry.aus.electricity.meter_exchange_service_order.requested","ink.actions.run","ink.content.inbound-message-tagged","ink.conversation.assigned_to_bucket","ink.conversation.assigned_to_timeline","ink.conversation.await_customer_reply","ink.conversation.closed","ink.conversation.open_status_changed","ink.conversation.opened","ink.conversation.priority.changed","ink.conversation.snoozed","ink.conversation.unassigned_from_bucket","ink.conversation.unassigned_from_timeline","ink.live-chat.closed","ink.live-chat.initiated","ink.live-chat.messages.outbound-message-created","ink.message_attachment.safe","ink.message_attachment.unsafe","ink.messages.inbound-email-migration","ink.messages.inbound-message-created","ink.messages.inbound-message-ingested","ink.messages.outbound-message-created","ink.messages.outbound-message-failed","ink.messages.phishing-report-dismissed","ink.messages.reported-phishing","ink.messages.reported-spam","ink.messages.spam-report-dismissed","internal_company.created","late_payment_fee_application_service_completed","late_payment_fee_application_service_fee_applied","late_payment_fee_application_service_started","late_payment_fee_calculation_service_completed","late_payment_fee_calculation_service_started","late_payment_fee_calculator_completed","late_payment_fee_calculator_fee_applied","late_payment_fee_calculator_started","late_payment_fee_waived","leads.lead.stage-updated","leads.opportunity.document-attached-to-opportunity","leads.opportunity.offer-group.created","leads.opportunity.stage-updated","lifecycle.enrollment.loyalty-points-qualification-reversed","lifecycle.enrollment.supply-status-qualifies-account-for-loyalty-point","lifecycle.join-supplier.activation.completed","lifecycle.join-supplier.activation.initiated","lifecycle.join-supplier.agreement.created","lifecycle.join-supplier.await-post-activation-flow-step.initiated","lifecycle.join-supplier.await-pre-activation-flow-step.initiated","lifecycle.join-supplier.await-pre-discovery-flow-step.initiated","lifecycle.join-supplier.cancellation-requested","lifecycle.join-supplier.cancelled","lifecycle.join-supplier.completed","lifecycle.join-supplier.requested","lifecycle.join-supplier.reversal-requested","lifecycle.join-supplier.reversed","lifecycle.join-supplier.supply-period.created","lifecycle.join-supplier.supply-point-journey-await-post-activation-flow-step.initiated","lifecycle.join-supplier.supply-point-journey-await-pre-activation-flow-step.initiated","lifecycle.join_supplier._ensure_payment_instructions.step_completed","lifecycle.join_supplier._ensure_payment_instructions.step_initiated","lifecycle.join_supplier.terms-and-conditions.accepted","lifecycle.leave-supplier.await-post-deactivation-flow-step.initiated","lifecycle.leave-supplier.await-post-termination-flow-step.initiated","lifecycle.leave-supplier.await-pre-termination-flow-step.initiated","lifecycle.leave-supplier.cancellation-requested","lifecycle.leave-supplier.cancelled","lifecycle.leave-supplier.completed","lifecycle.leave-supplier.requested"];
+const firstSlots = [...exports.compiledEvents.values()];
+
+/** Where `type` would be in `eventTypes`, read from its length and some of its characters only (a decision tree over the catalog's types); -1 for none. */
+function typeIndex(type) {
+  switch (type.length) {
+    case 15:
+      switch (type.charCodeAt(8)) {
+        case 99:
+          return 1;
+        case 111:
+          return 153;
+        case 117:
+          return 5;
+      }
+      return -1;
+    case 16:
+      return 2;
+    case 17:
+      switch (type.charCodeAt(10)) {
+        case 99:
+          switch (type.charCodeAt(0)) {
+            case 97:
+              return 24;
+            case 99:
+              return 83;
+          }
+          return -1;
+        case 101:
+          return 84;
+        case 114:
+          switch (type.charCodeAt(0)) {
+            case 97:
+              return 25;
+            case 99:
+              return 90;
+          }
+          return -1;
+        case 117:
+          return 27;
+      }
+      return -1;
+    case 18:
+      return 71;
+    case 19:
+      switch (type.charCodeAt(0)) {
+        case 97:
+          return 3;
+        case 98:
+          return 73;
+        case 99:
+          return 89;
+        case 100:
+          return 119;
+      }
+      return -1;
+    case 20:
+      switch (type.charCodeAt(14)) {
+        case 97:
+          return 82;
+        case 99:
+          return 165;
+        case 101:
+          return 13;
+        case 105:
+          switch (type.charCodeAt(0)) {
+            case 97:
+              return 26;
+            case 99:
+              return 92;
+          }
+          return -1;
+        case 112:
+          return 14;
+        case 114:
+          return 12;
+        case 116:
+          return 120;
+      }
+      return -1;
+    case 21:
+      return 121;
+    case 22:
+      switch (type.charCodeAt(0)) {
+        case 99:
+          return 93;
+        case 100:
+          return 122;
+        case 103:
+          return 129;
+      }
+      return -1;
+    case 23:
+      switch (type.charCodeAt(4)) {
+        case 95:
+          return 188;
+        case 99:
+          switch (type.charCodeAt(17)) {
+            case 99:
+              return 158;
+            case 111:
+              return 160;
+          }
+          return -1;
+        case 105:
+          return 78;
+        case 108:
+          return 166;
+        case 114:
+          return 80;
+      }
+      return -1;
+    case 24:
+      switch (type.charCodeAt(2)) {
+        case 97:
+          return 189;
+        case 99:
+          switch (type.charCodeAt(17)) {
+            case 99:
+              return 6;
+            case 114:
+              return 7;
+            case 117:
+              return 8;
+          }
+          return -1;
+        case 107:
+          return 162;
+        case 108:
+          return 69;
+        case 110:
+          return 79;
+        case 116:
+          return 179;
+      }
+      return -1;
+    case 25:
+      return 91;
+    case 26:
+      switch (type.charCodeAt(18)) {
+        case 46:
+          return 29;
+        case 97:
+          return 114;
+        case 114:
+          return 117;
+        case 116:
+          return 177;
+      }
+      return -1;
+    case 27:
+      switch (type.charCodeAt(20)) {
+        case 46:
+          return 68;
+        case 95:
+          return 74;
+        case 101:
+          return 30;
+        case 108:
+          return 115;
+        case 110:
+          return 168;
+        case 112:
+          return 28;
+        case 116:
+          return 118;
+      }
+      return -1;
+    case 28:
+      switch (type.charCodeAt(8)) {
+        case 100:
+          return 70;
+        case 108:
+          return 75;
+        case 115:
+          return 85;
+      }
+      return -1;
+    case 29:
+      switch (type.charCodeAt(23)) {
+        case 101:
+          return 21;
+        case 104:
+          return 15;
+        case 112:
+          return 22;
+        case 114:
+          return 20;
+        case 117:
+          return 169;
+      }
+      return -1;
+    case 30:
+      return 176;
+    case 31:
+      switch (type.charCodeAt(16)) {
+        case 100:
+          return 63;
+        case 111:
+          return 65;
+        case 114:
+          return 109;
+        case 116:
+          return 130;
+        case 121:
+          return 192;
+      }
+      return -1;
+    case 32:
+      switch (type.charCodeAt(3)) {
+        case 97:
+          return 104;
+        case 101:
+          return 206;
+        case 105:
+          return 113;
+        case 108:
+          return 76;
+        case 111:
+          return 17;
+      }
+      return -1;
+    case 33:
+      switch (type.charCodeAt(26)) {
+        case 99:
+          return 161;
+        case 109:
+          switch (type.charCodeAt(0)) {
+            case 97:
+              return 35;
+            case 108:
+              return 203;
+          }
+          return -1;
+        case 110:
+          return 202;
+        case 113:
+          return 204;
+        case 115:
+          return 19;
+        case 117:
+          return 51;
+      }
+      return -1;
+    case 34:
+      switch (type.charCodeAt(27)) {
+        case 45:
+          return 154;
+        case 99:
+          return 98;
+        case 103:
+          return 59;
+        case 109:
+          switch (type.charCodeAt(0)) {
+            case 97:
+              return 36;
+            case 108:
+              return 218;
+          }
+          return -1;
+        case 110:
+          return 217;
+        case 111:
+          return 108;
+        case 113:
+          return 219;
+        case 115:
+          return 178;
+        case 117:
+          return 99;
+      }
+      return -1;
+    case 35:
+      switch (type.charCodeAt(12)) {
+        case 46:
+          return 18;
+        case 95:
+          return 187;
+        case 99:
+          return 131;
+        case 105:
+          return 101;
+        case 110:
+          return 57;
+        case 111:
+          return 107;
+        case 112:
+          switch (type.charCodeAt(28)) {
+            case 101:
+              return 33;
+            case 112:
+              return 31;
+            case 115:
+              return 32;
+          }
+          return -1;
+        case 116:
+          return 155;
+        case 117:
+          switch (type.charCodeAt(8)) {
+            case 45:
+              return 81;
+            case 115:
+              return 86;
+          }
+          return -1;
+        case 119:
+          return 77;
+      }
+      return -1;
+    case 36:
+      switch (type.charCodeAt(21)) {
+        case 45:
+          return 174;
+        case 95:
+          return 159;
+        case 101:
+          return 170;
+        case 109:
+          return 171;
+        case 111:
+          return 100;
+        case 114:
+          return 88;
+      }
+      return -1;
+    case 37:
+      switch (type.charCodeAt(18)) {
+        case 46:
+          return 124;
+        case 97:
+          return 185;
+        case 105:
+          return 116;
+        case 110:
+          return 172;
+        case 111:
+          switch (type.charCodeAt(0)) {
+            case 97:
+              return 16;
+            case 108:
+              return 191;
+          }
+          return -1;
+        case 112:
+          return 128;
+        case 114:
+          switch (type.charCodeAt(30)) {
+            case 99:
+              return 94;
+            case 117:
+              return 95;
+          }
+          return -1;
+        case 115:
+          return 156;
+        case 116:
+          switch (type.charCodeAt(31)) {
+            case 100:
+              return 60;
+            case 102:
+              return 61;
+          }
+          return -1;
+        case 117:
+          return 173;
+        case 119:
+          return 157;
+      }
+      return -1;
+    case 38:
+      switch (type.charCodeAt(0)) {
+        case 99:
+          return 87;
+        case 105:
+          return 175;
+      }
+      return -1;
+    case 39:
+      switch (type.charCodeAt(24)) {
+        case 97:
+          return 54;
+        case 100:
+          return 125;
+        case 101:
+          return 55;
+        case 110:
+          return 163;
+        case 112:
+          return 67;
+        case 116:
+          return 186;
+      }
+      return -1;
+    case 40:
+      switch (type.charCodeAt(0)) {
+        case 98:
+          return 72;
+        case 100:
+          return 103;
+      }
+      return -1;
+    case 41:
+      switch (type.charCodeAt(0)) {
+        case 97:
+          return 42;
+        case 105:
+          return 164;
+        case 108:
+          return 197;
+      }
+      return -1;
+    case 42:
+      switch (type.charCodeAt(0)) {
+        case 97:
+          return 0;
+        case 99:
+          switch (type.charCodeAt(35)) {
+            case 99:
+              return 96;
+            case 117:
+              return 97;
+          }
+          return -1;
+        case 108:
+          return 205;
+      }
+      return -1;
+    case 43:
+      switch (type.charCodeAt(1)) {
+        case 97:
+          return 102;
+        case 99:
+          return 4;
+        case 117:
+          return 53;
+      }
+      return -1;
+    case 44:
+      switch (type.charCodeAt(17)) {
+        case 97:
+          return 182;
+        case 99:
+          return 184;
+        case 112:
+          switch (type.charCodeAt(35)) {
+            case 99:
+              return 195;
+            case 105:
+              return 196;
+          }
+          return -1;
+        case 116:
+          return 106;
+      }
+      return -1;
+    case 45:
+      switch (type.charCodeAt(27)) {
+        case 99:
+          return 37;
+        case 103:
+          return 62;
+        case 105:
+          return 66;
+        case 111:
+          return 123;
+        case 112:
+          return 207;
+        case 114:
+          return 47;
+        case 116:
+          return 23;
+      }
+      return -1;
+    case 46:
+      switch (type.charCodeAt(22)) {
+        case 97:
+          return 127;
+        case 99:
+          return 180;
+        case 108:
+          return 183;
+        case 114:
+          return 201;
+        case 116:
+          return 150;
+      }
+      return -1;
+    case 47:
+      switch (type.charCodeAt(28)) {
+        case 95:
+          return 40;
+        case 97:
+          return 50;
+        case 99:
+          return 216;
+        case 112:
+          return 149;
+        case 115:
+          return 126;
+        case 116:
+          return 111;
+        case 117:
+          return 167;
+      }
+      return -1;
+    case 48:
+      switch (type.charCodeAt(3)) {
+        case 46:
+          switch (type.charCodeAt(40)) {
+            case 97:
+              return 46;
+            case 111:
+              return 48;
+          }
+          return -1;
+        case 97:
+          return 105;
+        case 101:
+          return 181;
+        case 116:
+          return 112;
+      }
+      return -1;
+    case 49:
+      return 41;
+    case 50:
+      switch (type.charCodeAt(6)) {
+        case 99:
+          return 110;
+        case 101:
+          return 34;
+        case 103:
+          return 64;
+        case 111:
+          return 190;
+        case 112:
+          return 56;
+        case 116:
+          switch (type.charCodeAt(43)) {
+            case 99:
+              return 9;
+            case 114:
+              return 10;
+            case 117:
+              return 11;
+          }
+          return -1;
+      }
+      return -1;
+    case 51:
+      switch (type.charCodeAt(4)) {
+        case 105:
+          return 39;
+        case 109:
+          return 52;
+        case 115:
+          return 147;
+      }
+      return -1;
+    case 52:
+      return 148;
+    case 53:
+      switch (type.charCodeAt(0)) {
+        case 97:
+          return 58;
+        case 108:
+          return 212;
+      }
+      return -1;
+    case 54:
+      return 38;
+    case 55:
+      return 49;
+    case 58:
+      return 193;
+    case 60:
+      return 135;
+    case 61:
+      switch (type.charCodeAt(0)) {
+        case 97:
+          return 44;
+        case 105:
+          return 137;
+      }
+      return -1;
+    case 62:
+      switch (type.charCodeAt(55)) {
+        case 99:
+          return 139;
+        case 101:
+          return 145;
+        case 105:
+          return 142;
+        case 109:
+          return 133;
+        case 110:
+          return 132;
+        case 113:
+          return 138;
+      }
+      return -1;
+    case 63:
+      switch (type.charCodeAt(55)) {
+        case 97:
+          return 140;
+        case 101:
+          return 152;
+        case 110:
+          return 200;
+        case 111:
+          return 141;
+      }
+      return -1;
+    case 64:
+      switch (type.charCodeAt(0)) {
+        case 97:
+          return 45;
+        case 108:
+          return 199;
+      }
+      return -1;
+    case 65:
+      return 198;
+    case 66:
+      return 215;
+    case 67:
+      switch (type.charCodeAt(25)) {
+        case 97:
+          return 214;
+        case 99:
+          return 146;
+        case 101:
+          switch (type.charCodeAt(58)) {
+            case 99:
+              return 210;
+            case 105:
+              return 211;
+          }
+          return -1;
+        case 109:
+          return 143;
+      }
+      return -1;
+    case 68:
+      switch (type.charCodeAt(0)) {
+        case 105:
+          return 151;
+        case 108:
+          return 213;
+      }
+      return -1;
+    case 69:
+      return 134;
+    case 70:
+      return 194;
+    case 71:
+      return 136;
+    case 73:
+      return 144;
+    case 77:
+      return 43;
+    case 85:
+      return 209;
+    case 86:
+      return 208;
+  }
+  return -1;
+}
+
+/** `compiledEvents.get(type)`, without hashing `type`: the decision tree, then one comparison of the whole string. */
+exports.firstSlotOf = function firstSlotOf(type) {
+  const i = typeIndex(type);
+  return i >= 0 && eventTypes[i] === type ? firstSlots[i] : undefined;
+};
+
 /** Every event version in the catalog, in catalog order. */
 exports.eventCatalog = Object.freeze([
   Object.freeze({ type: "account.communications_preferences_updated", version: "v1", name: "account.communications_preferences_updated-v1", open: false }),

@@ -16,6 +16,8 @@ export interface CompiledEventSlot {
 }
 /** Event type → the slot of its first version; the others follow through `next`. */
 export declare const compiledEvents: ReadonlyMap<string, CompiledEventSlot>;
+/** `compiledEvents.get(type)`, without hashing `type`: the fast way for a string just parsed from a message. */
+export declare function firstSlotOf(type: string): CompiledEventSlot | undefined;
 /** Every event version in the catalog, in catalog order. */
 export declare const eventCatalog: readonly { readonly type: string; readonly version: string; readonly name: string; readonly open: boolean }[];
 /** The `$id` of an event version's message schema (`schemas/events/<type>/<version>/message.schema.json`). */

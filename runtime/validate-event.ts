@@ -1,5 +1,5 @@
 import type { CatalogEvent } from '../generated/types.js';
-import { compiledEvents, type CompiledEventSlot } from '../generated/registry.cjs';
+import { compiledEvents, firstSlotOf, type CompiledEventSlot } from '../generated/registry.cjs';
 import { isPlainObject, payloadRejection } from './check-payload.js';
 import { clip, quote } from './echo.js';
 import { envelopeRejection, notAnObject } from './envelope.js';
@@ -17,7 +17,7 @@ function acceptedEvent(message: unknown, strict: boolean): CatalogEvent | undefi
   if (typeof message !== 'object' || message === null) return undefined;
   const { type, version, payload } = message as Record<string, unknown>;
   if (typeof type !== 'string' || typeof version !== 'string' || !isPlainObject(message)) return undefined;
-  let slot = compiledEvents.get(type);
+  let slot = firstSlotOf(type);
   while (slot !== undefined && slot.version !== version) slot = slot.next;
   return slot !== undefined && (strict ? slot.strict : slot.tolerant)(payload) ? (message as unknown as CatalogEvent) : undefined;
 }
@@ -31,7 +31,7 @@ function checkInOrder(message: unknown, strict: boolean, payloadRejected: boolea
   if (!isPlainObject(message)) return notAnObject();
   const { type, version, payload } = message;
   if (typeof type === 'string' && typeof version === 'string' && isPlainObject(payload)) {
-    let slot = compiledEvents.get(type);
+    let slot = firstSlotOf(type);
     while (slot !== undefined && slot.version !== version) slot = slot.next;
     if (slot !== undefined) {
       const compiled = slot.module();

@@ -10,7 +10,8 @@ import { validatorPaths } from './validator-paths.js';
  * `Map` lookup and (almost always) one string comparison reach any event. A slot's checks are
  * stubs that `require` that event's validator module the first time one is called and then
  * put the module's own checks in their place, so importing the package parses no validator
- * code and a warm call goes straight to the generated function. The `require` paths are
+ * code and a warm call goes straight to the generated function. `firstSlotOf` finds a type's
+ * slot without hashing the string (see `typeDispatch`). The `require` paths are
  * string literals, so bundlers still find every module. Also the public `eventCatalog`
  * list, and `messageSchemaId`, the one place the runtime learns how message schemas are named.
  */
@@ -56,6 +57,9 @@ export function emitRegistry(model: CatalogModel): EmittedFile[] {
     'exports.compiledEvents = new Map([',
     ...[...byType].map(([type, versions]) => `  [${JSON.stringify(type)}, ${slotChain(versions)}],`),
     ']);',
+    '',
+    ...typeDispatch([...byType.keys()]),
+    '',
     '/** Every event version in the catalog, in catalog order. */',
     'exports.eventCatalog = Object.freeze([',
     ...model.events.map((e) => `  ${catalogEntry(e)}`),
@@ -81,6 +85,8 @@ export interface CompiledEventSlot {
 }
 /** Event type → the slot of its first version; the others follow through \`next\`. */
 export declare const compiledEvents: ReadonlyMap<string, CompiledEventSlot>;
+/** \`compiledEvents.get(type)\`, without hashing \`type\`: the fast way for a string just parsed from a message. */
+export declare function firstSlotOf(type: string): CompiledEventSlot | undefined;
 /** Every event version in the catalog, in catalog order. */
 export declare const eventCatalog: readonly { readonly type: string; readonly version: string; readonly name: string; readonly open: boolean }[];
 /** The \`$id\` of an event version's message schema (\`schemas/events/<type>/<version>/message.schema.json\`). */
@@ -96,4 +102,60 @@ export declare function messageSchemaId(type: string, version: string): string;
 function messageSchemaIdExpression(type: string, version: string): string {
   const [head, middle, tail] = schemaIds.message({ type: '\u0000', version: '\u0000' }).split('\u0000') as [string, string, string];
   return [JSON.stringify(head), type, JSON.stringify(middle), version, JSON.stringify(tail)].filter((part) => part !== '""').join(' + ');
+}
+
+/**
+ * `firstSlotOf(type)`: the same answer as `compiledEvents.get(type)`, for the string a message
+ * has just been parsed into. A `Map` first hashes the whole string (a new string has no hash
+ * yet); this reads its length and a few of its characters, in a decision tree written here for
+ * the catalog's types, then compares the whole string once with the one type it can be.
+ */
+function typeDispatch(types: readonly string[]): string[] {
+  const index = new Map(types.map((type, i) => [type, i]));
+  const byLength = groupBy(types, (type) => type.length);
+  const lines = [
+    '/** The catalog\'s event types, in the order of `compiledEvents`. */',
+    `const eventTypes = ${JSON.stringify(types)};`,
+    'const firstSlots = [...exports.compiledEvents.values()];',
+    '',
+    '/** Where `type` would be in `eventTypes`, read from its length and some of its characters only (a decision tree over the catalog\'s types); -1 for none. */',
+    'function typeIndex(type) {',
+    '  switch (type.length) {',
+  ];
+  for (const [length, group] of [...byLength].sort(([a], [b]) => a - b)) {
+    lines.push(`    case ${length}:`, ...decide(group, index, '      '));
+  }
+  lines.push(
+    '  }',
+    '  return -1;',
+    '}',
+    '',
+    '/** `compiledEvents.get(type)`, without hashing `type`: the decision tree, then one comparison of the whole string. */',
+    'exports.firstSlotOf = function firstSlotOf(type) {',
+    '  const i = typeIndex(type);',
+    '  return i >= 0 && eventTypes[i] === type ? firstSlots[i] : undefined;',
+    '};',
+  );
+  return lines;
+}
+
+/** Statements that return the index of the one type of `group` (all of one length) a string can be, reading as few characters as it takes. */
+function decide(group: readonly string[], index: ReadonlyMap<string, number>, indent: string): string[] {
+  if (group.length === 1) return [`${indent}return ${index.get(group[0]!)};`];
+  // The position that splits the group into the most parts (the first such); distinct strings of one length differ somewhere.
+  let best = { position: 0, parts: new Map<number, string[]>() };
+  for (let position = 0; position < group[0]!.length; position++) {
+    const parts = groupBy(group, (type) => type.charCodeAt(position));
+    if (parts.size > best.parts.size) best = { position, parts };
+  }
+  const lines = [`${indent}switch (type.charCodeAt(${best.position})) {`];
+  for (const [code, part] of [...best.parts].sort(([a], [b]) => a - b)) lines.push(`${indent}  case ${code}:`, ...decide(part, index, `${indent}    `));
+  lines.push(`${indent}}`, `${indent}return -1;`);
+  return lines;
+}
+
+function groupBy<K>(items: readonly string[], key: (item: string) => K): Map<K, string[]> {
+  const groups = new Map<K, string[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
 }
