@@ -1,7 +1,6 @@
 import type { CatalogEvent } from '../generated/types.js';
 import { isPlainObject } from './check-payload.js';
-import { clip, quote } from './echo.js';
-import { envelopeRejection, notAnObject } from './envelope.js';
+import { envelopeRejection, notAnObject, unknownEventRejection } from './envelope.js';
 import type { EventValidationResult, EventValidator } from './event-validator.js';
 import { EventValidationError, rejection, type EventError, type ValidateOptions } from './result.js';
 import { isStrict } from './validate-options.js';
@@ -69,19 +68,5 @@ export function createEventValidator<const V extends readonly EventValidator<Cat
 /** Why a well-formed envelope names none of the events: the root's words, about these events. */
 function unknownEvent(byType: ReadonlyMap<string, ReadonlyMap<string, unknown>>, type: string, version: string): { ok: false; error: EventError } {
   const versions = byType.get(type);
-  if (versions === undefined) {
-    return rejection(
-      'unknown_event_type',
-      `unknown event type ${quote(type)}`,
-      { path: '/type', code: 'unknown_event_type', message: `no event type ${quote(type)} among the events named` },
-      { type: clip(type), version: clip(version) },
-    );
-  }
-  const knownVersions = [...versions.keys()];
-  return rejection(
-    'unknown_event_version',
-    `unknown version ${quote(version)} of ${type} (known: ${knownVersions.join(', ')})`,
-    { path: '/version', code: 'unknown_event_version', message: `${type} has no version ${quote(version)} among the events named` },
-    { type, version: clip(version), knownVersions },
-  );
+  return unknownEventRejection(type, version, versions === undefined ? undefined : [...versions.keys()], true);
 }

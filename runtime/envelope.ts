@@ -1,5 +1,5 @@
 import { isPlainObject } from './check-payload.js';
-import { quote } from './echo.js';
+import { clip, quote } from './echo.js';
 import { rejection, type EventError, type EventIssue } from './result.js';
 
 type Rejection = { ok: false; error: EventError };
@@ -34,4 +34,26 @@ export function envelopeRejection(type: unknown, version: unknown, payload: unkn
     });
   }
   return undefined;
+}
+
+/**
+ * Why a well-formed envelope names no known event: `knownVersions` are the versions known of
+ * its type (`undefined`: the type is unknown). `named`: the events known are those a program
+ * named (`createEventValidator`), not the whole catalog.
+ */
+export function unknownEventRejection(type: string, version: string, knownVersions: string[] | undefined, named = false): Rejection {
+  if (knownVersions === undefined) {
+    return rejection(
+      'unknown_event_type',
+      `unknown event type ${quote(type)}`,
+      { path: '/type', code: 'unknown_event_type', message: `no event type ${quote(type)} ${named ? 'among the events named' : 'in the catalog'}` },
+      { type: clip(type), version: clip(version) },
+    );
+  }
+  return rejection(
+    'unknown_event_version',
+    `unknown version ${quote(version)} of ${type} (known: ${knownVersions.join(', ')})`,
+    { path: '/version', code: 'unknown_event_version', message: `${type} has no version ${quote(version)}${named ? ' among the events named' : ''}` },
+    { type, version: clip(version), knownVersions },
+  );
 }

@@ -1,10 +1,17 @@
 import type { CatalogEvent } from '../generated/types.js';
 import { compiledEvents, firstSlotOf, type CompiledEventSlot } from '../generated/registry.cjs';
 import { isPlainObject, payloadRejection } from './check-payload.js';
-import { clip, quote } from './echo.js';
-import { envelopeRejection, notAnObject } from './envelope.js';
+import { clip } from './echo.js';
+import { envelopeRejection, notAnObject, unknownEventRejection } from './envelope.js';
 import { EventValidationError, rejection, type EventError, type ValidateOptions, type ValidationResult } from './result.js';
 import { isStrict } from './validate-options.js';
+
+/** The registry's slot of one event version, or `undefined`. */
+function slotOf(type: string, version: string): CompiledEventSlot | undefined {
+  let slot = firstSlotOf(type);
+  while (slot !== undefined && slot.version !== version) slot = slot.next;
+  return slot;
+}
 
 /**
  * The valid path, in one piece: answers only "valid", and builds nothing but the result. It
@@ -17,8 +24,7 @@ function acceptedEvent(message: unknown, strict: boolean): CatalogEvent | undefi
   if (typeof message !== 'object' || message === null) return undefined;
   const { type, version, payload } = message as Record<string, unknown>;
   if (typeof type !== 'string' || typeof version !== 'string' || !isPlainObject(message)) return undefined;
-  let slot = firstSlotOf(type);
-  while (slot !== undefined && slot.version !== version) slot = slot.next;
+  const slot = slotOf(type, version);
   return slot !== undefined && (strict ? slot.strict : slot.tolerant)(payload) ? (message as unknown as CatalogEvent) : undefined;
 }
 
@@ -31,8 +37,7 @@ function checkInOrder(message: unknown, strict: boolean, payloadRejected: boolea
   if (!isPlainObject(message)) return notAnObject();
   const { type, version, payload } = message;
   if (typeof type === 'string' && typeof version === 'string' && isPlainObject(payload)) {
-    let slot = firstSlotOf(type);
-    while (slot !== undefined && slot.version !== version) slot = slot.next;
+    const slot = slotOf(type, version);
     if (slot !== undefined) {
       const compiled = slot.module();
       // `payloadRejected`: the valid path got this far and the event's check said no; asking again would say the same.
@@ -46,22 +51,10 @@ function checkInOrder(message: unknown, strict: boolean, payloadRejected: boolea
 /** Why a well-formed envelope names no event of the catalog. */
 function unknownEvent(type: string, version: string): { ok: false; error: EventError } {
   const first = compiledEvents.get(type);
-  if (first === undefined) {
-    return rejection(
-      'unknown_event_type',
-      `unknown event type ${quote(type)}`,
-      { path: '/type', code: 'unknown_event_type', message: `no event type ${quote(type)} in the catalog` },
-      { type: clip(type), version: clip(version) },
-    );
-  }
+  if (first === undefined) return unknownEventRejection(type, version, undefined);
   const knownVersions: string[] = [];
   for (let slot: CompiledEventSlot | undefined = first; slot !== undefined; slot = slot.next) knownVersions.push(slot.version);
-  return rejection(
-    'unknown_event_version',
-    `unknown version ${quote(version)} of ${type} (known: ${knownVersions.join(', ')})`,
-    { path: '/version', code: 'unknown_event_version', message: `${type} has no version ${quote(version)}` },
-    { type, version: clip(version), knownVersions },
-  );
+  return unknownEventRejection(type, version, knownVersions);
 }
 
 /**

@@ -114,8 +114,8 @@ function typeDispatch(types: readonly string[]): string[] {
   const index = new Map(types.map((type, i) => [type, i]));
   const byLength = groupBy(types, (type) => type.length);
   const lines = [
-    '/** The catalog\'s event types, in the order of `compiledEvents`. */',
-    `const eventTypes = ${JSON.stringify(types)};`,
+    '/** The catalog\'s event types and their first slots, in the order of `compiledEvents`. */',
+    'const eventTypes = [...exports.compiledEvents.keys()];',
     'const firstSlots = [...exports.compiledEvents.values()];',
     '',
     '/** Where `type` would be in `eventTypes`, read from its length and some of its characters only (a decision tree over the catalog\'s types); -1 for none. */',
@@ -156,6 +156,9 @@ function decide(group: readonly string[], index: ReadonlyMap<string, number>, in
 
 function groupBy<K>(items: readonly string[], key: (item: string) => K): Map<K, string[]> {
   const groups = new Map<K, string[]>();
-  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  for (const item of items) {
+    const k = key(item);
+    groups.set(k, [...(groups.get(k) ?? []), item]);
+  }
   return groups;
 }

@@ -60,9 +60,11 @@ export function emitValidators(model: CatalogModel): EmittedFile[] {
   const files: EmittedFile[] = [];
   for (const event of model.events) {
     const banner = codeBanner(eventSources(model, event));
-    files.push({ path: validatorPaths.module(event), contents: banner + validatorModule(model, event) });
+    // Both modules read the same two schemas: build them once.
+    const schemas = MODES.map((mode) => payloadSchema(model, event, mode));
+    files.push({ path: validatorPaths.module(event), contents: banner + validatorModule(event, schemas) });
     files.push({ path: validatorPaths.declarations(event), contents: banner + DECLARATIONS });
-    files.push({ path: validatorPaths.errorsModule(event), contents: banner + errorsModule(model, event) });
+    files.push({ path: validatorPaths.errorsModule(event), contents: banner + errorsModule(event, schemas) });
     files.push({ path: validatorPaths.errorsDeclarations(event), contents: banner + ERRORS_DECLARATIONS });
   }
   return files;
@@ -77,8 +79,7 @@ export declare const strict: CompiledValidator;
 `;
 
 /** ajv standalone code of both modes' all-errors validators, in one module of its own. */
-function errorsModule(model: CatalogModel, event: EventVersionModel): string {
-  const schemas = MODES.map((mode) => payloadSchema(model, event, mode));
+function errorsModule(event: EventVersionModel, schemas: readonly JsonSchema[]): string {
   // A fresh instance per event keeps ajv's counter-based names independent of other events.
   // `validateSchema: false` and `meta: false` skip only the meta-schema check, which
   // `checkSchema` does once per schema with a shared instance; strict mode's compile-time
@@ -131,8 +132,7 @@ export declare const accepts: PayloadCheckPair;
 export declare const schemas: PayloadSchemaPair;
 `;
 
-function validatorModule(model: CatalogModel, event: EventVersionModel): string {
-  const schemas = MODES.map((mode) => payloadSchema(model, event, mode));
+function validatorModule(event: EventVersionModel, schemas: readonly JsonSchema[]): string {
   schemas.forEach((schema, i) => checkSchema(event, MODES[i]!, schema));
   return [
     `// Payload validators of ${event.type} ${event.version} (no imports, no eval).`,
@@ -151,7 +151,7 @@ function validatorModule(model: CatalogModel, event: EventVersionModel): string 
 }
 
 /** The boolean check of each mode (`acceptsTolerant`, `acceptsStrict`). */
-function checks(event: EventVersionModel, schemas: JsonSchema[]): string {
+function checks(event: EventVersionModel, schemas: readonly JsonSchema[]): string {
   return MODES.map((mode, i) => {
     const name = mode === 'tolerant' ? 'acceptsTolerant' : 'acceptsStrict';
     try {

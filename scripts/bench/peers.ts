@@ -101,14 +101,20 @@ type PayloadCheck = (payload: unknown) => boolean;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A Map type → version → payload check, behind the envelope check a user would write. */
-function payloadMap(schemas: readonly MessageSchema[], compile: (payload: JsonSchema) => PayloadCheck): Check {
-  const table = new Map<string, Map<string, PayloadCheck>>();
+/** A Map type → version → what `compile` makes of each payload schema. */
+function payloadTable<F>(schemas: readonly MessageSchema[], compile: (payload: JsonSchema) => F): Map<string, Map<string, F>> {
+  const table = new Map<string, Map<string, F>>();
   for (const s of schemas) {
     let versions = table.get(s.type);
     if (!versions) table.set(s.type, (versions = new Map()));
     versions.set(s.version, compile(s.payload));
   }
+  return table;
+}
+
+/** A Map type → version → payload check, behind the envelope check a user would write. */
+function payloadMap(schemas: readonly MessageSchema[], compile: (payload: JsonSchema) => PayloadCheck): Check {
+  const table = payloadTable(schemas, compile);
   return (message) => {
     if (!isObject(message)) return false;
     const { type, version, payload } = message;
@@ -130,12 +136,8 @@ export function ajvPayloadMap(schemas: readonly MessageSchema[], options: { allE
  */
 export function ajvPayloadErrors(schemas: readonly MessageSchema[], options: { allErrors: boolean }): (message: unknown) => number {
   const ajv = new Ajv2020({ allErrors: options.allErrors });
-  const table = new Map<string, Map<string, ReturnType<typeof ajv.compile>>>();
-  for (const s of schemas) {
-    let versions = table.get(s.type);
-    if (!versions) table.set(s.type, (versions = new Map()));
-    versions.set(s.version, ajv.compile(s.payload));
-  }
+  const table = payloadTable(schemas, (payload) => ajv.compile(payload));
+  // The envelope check of `payloadMap`, returning a count instead of a verdict.
   return (message) => {
     if (!isObject(message)) return -1;
     const { type, version, payload } = message;
