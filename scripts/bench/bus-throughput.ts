@@ -8,8 +8,11 @@
  * with the others of its burst by the adapter's own `AckBatch` (or a `nak` if the handler
  * threw), the counts; on Redis, the adapter's shape (an async decision that parses the
  * JSON and awaits the handler, then an awaited `XACK`). Rounds alternate the two, in an order
- * that flips every round, so that load on the machine hits both alike; one uncounted round
- * first. The brokers run on loopback ports and are stopped at the end.
+ * that flips every round, so that load on the machine hits both alike; uncounted rounds come
+ * first, so that what is timed is a consumer in its steady state (the engine has compiled
+ * every event's checks, as in a consumer that has been running for a while). Each round pairs
+ * the two loops run back to back; the ratio reported is the median of the rounds' ratios,
+ * with its quartiles to show the noise. The brokers run on loopback ports and are stopped at the end.
  */
 import { AckPolicy, jetstream, jetstreamManager, type Consumer } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -51,10 +54,13 @@ async function timeUntilHandled(count: number, start: (handler: (event: unknown,
 export interface BrokerResult {
   validated: Summary;
   plain: Summary;
+  /** Median of the rounds' ratios (validated ÷ plain, each round's two loops back to back). */
   ratio: number;
+  /** The rounds' ratios: quartiles and extremes. */
+  ratios: Summary;
 }
 
-async function benchNats(texts: string[], rounds: number): Promise<BrokerResult> {
+async function benchNats(texts: string[], rounds: Rounds): Promise<BrokerResult> {
   const server = await startNatsServer();
   const nc = await connect({ servers: server.url });
   try {
@@ -110,7 +116,7 @@ async function benchNats(texts: string[], rounds: number): Promise<BrokerResult>
   }
 }
 
-async function benchRedis(texts: string[], rounds: number): Promise<BrokerResult> {
+async function benchRedis(texts: string[], rounds: Rounds): Promise<BrokerResult> {
   const server = await startRedisServer();
   const admin = new Redis(server.url);
   const reader = new Redis(server.url);
@@ -158,15 +164,20 @@ async function benchRedis(texts: string[], rounds: number): Promise<BrokerResult
   }
 }
 
+interface Rounds {
+  /** Uncounted rounds first: the validators load on first use of each event, then the engine compiles them. */
+  warmup: number;
+  counted: number;
+}
+
 /**
- * Runs `rounds` counted rounds of both consumers after one uncounted round (the validators
- * load on first use of each event). The order flips every round, so that neither always
- * runs right after the other.
+ * Runs the counted rounds of both consumers after the uncounted ones. The order flips every
+ * round, so that neither always runs right after the other.
  */
-async function alternate(broker: string, rounds: number, run: { validated: () => Promise<number>; plain: () => Promise<number> }): Promise<BrokerResult> {
+async function alternate(broker: string, { warmup, counted }: Rounds, run: { validated: () => Promise<number>; plain: () => Promise<number> }): Promise<BrokerResult> {
   const validated: number[] = [];
   const plain: number[] = [];
-  for (let r = -1; r < rounds; r++) {
+  for (let r = -warmup; r < counted; r++) {
     let v: number;
     let p: number;
     if (r % 2 === 0) {
@@ -179,21 +190,21 @@ async function alternate(broker: string, rounds: number, run: { validated: () =>
     if (r < 0) continue;
     validated.push(v);
     plain.push(p);
-    log(`${broker} round ${r + 1}/${rounds}: validated ${v.toFixed(0)} ms, plain ${p.toFixed(0)} ms`);
+    log(`${broker} round ${r + 1}/${counted}: validated ${v.toFixed(0)} ms, plain ${p.toFixed(0)} ms`);
   }
   return result(validated, plain);
 }
 
 function result(validated: number[], plain: number[]): BrokerResult {
-  const v = summarize(validated);
-  const p = summarize(plain);
-  return { validated: v, plain: p, ratio: v.median / p.median };
+  const ratios = summarize(validated.map((v, i) => v / plain[i]!));
+  return { validated: summarize(validated), plain: summarize(plain), ratio: ratios.median, ratios };
 }
 
 export interface BusResult {
   /** Valid messages stored once per broker and consumed in every round. */
   messages: number;
   rounds: number;
+  warmupRounds: number;
   nats: BrokerResult;
   redis: BrokerResult;
 }
@@ -204,6 +215,7 @@ export interface BusJob {
   /** Valid message texts (the sample stream with nothing broken). */
   texts: string[];
   rounds: number;
+  warmupRounds: number;
 }
 
 /**
@@ -212,9 +224,9 @@ export interface BusJob {
  */
 export async function measureBus(job: BusJob): Promise<BusResult> {
   const { texts } = job;
-  const options = { rounds: job.rounds };
-  log(`${texts.length} valid messages of every catalog event, ${options.rounds} alternating rounds per broker`);
-  const nats = await benchNats(texts, options.rounds);
-  const redis = await benchRedis(texts, options.rounds);
-  return { messages: texts.length, rounds: options.rounds, nats, redis };
+  const rounds: Rounds = { warmup: job.warmupRounds, counted: job.rounds };
+  log(`${texts.length} valid messages of every catalog event, ${rounds.warmup} uncounted then ${rounds.counted} counted alternating rounds per broker`);
+  const nats = await benchNats(texts, rounds);
+  const redis = await benchRedis(texts, rounds);
+  return { messages: texts.length, rounds: rounds.counted, warmupRounds: rounds.warmup, nats, redis };
 }
