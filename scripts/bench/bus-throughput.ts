@@ -9,8 +9,8 @@
  * threw), the counts; on Redis, the adapter's shape (an async decision that parses the
  * JSON and awaits the handler, then an awaited `XACK`). Rounds alternate the two, in an order
  * that flips every round, so that load on the machine hits both alike; uncounted rounds come
- * first, so that what is timed is a consumer in its steady state (the engine has compiled
- * every event's checks, as in a consumer that has been running for a while). Each round pairs
+ * first, until the process has validated `warmupMessages` messages, so that what is timed is a
+ * consumer in its steady state (as one that has been running for a while). Each round pairs
  * the two loops run back to back; the ratio reported is the median of the rounds' ratios,
  * with its quartiles to show the noise. The brokers run on loopback ports and are stopped at the end.
  */
@@ -52,6 +52,8 @@ async function timeUntilHandled(count: number, start: (handler: (event: unknown,
 }
 
 export interface BrokerResult {
+  /** Uncounted rounds run first on this broker. */
+  warmupRounds?: number;
   validated: Summary;
   plain: Summary;
   /** Median of the rounds' ratios (validated ÷ plain, each round's two loops back to back). */
@@ -75,7 +77,7 @@ async function benchNats(texts: string[], rounds: Rounds): Promise<BrokerResult>
       await jsm.consumers.add('BENCH', { durable_name: name, ack_policy: AckPolicy.Explicit });
       return js.consumers.get('BENCH', name);
     };
-    return await alternate('nats', rounds, {
+    return await alternate('nats', rounds, texts.length, {
       validated: () =>
         timeUntilHandled(texts.length, async (handler) => {
           const consumption = consumeNats(await freshConsumer(), handler, { js, deadLetterSubject: 'bench-dead.events' });
@@ -132,7 +134,7 @@ async function benchRedis(texts: string[], rounds: Rounds): Promise<BrokerResult
       await admin.xgroup('CREATE', 'bench', group, '0');
       return group;
     };
-    return await alternate('redis', rounds, {
+    return await alternate('redis', rounds, texts.length, {
       validated: () =>
         timeUntilHandled(texts.length, async (handler) => {
           const consumption = consumeRedis(reader, handler, { stream: 'bench', group: await freshGroup(), consumer: 'c', deadLetterStream: 'bench:dead', blockMs: 100 });
@@ -165,34 +167,47 @@ async function benchRedis(texts: string[], rounds: Rounds): Promise<BrokerResult
 }
 
 interface Rounds {
-  /** Uncounted rounds first: the validators load on first use of each event, then the engine compiles them. */
-  warmup: number;
+  /** Uncounted rounds run until the process has validated this many messages (and at least one round per broker). */
+  warmupMessages: number;
   counted: number;
 }
 
+/** Messages validated in this process so far, over both brokers: the engine's compiled state carries over. */
+let validatedSoFar = 0;
+
 /**
- * Runs the counted rounds of both consumers after the uncounted ones. The order flips every
- * round, so that neither always runs right after the other.
+ * Runs the counted rounds of both consumers after the uncounted ones: the validators load
+ * on first use of each event, and the engine compiles an event's checks only after many
+ * calls, so a consumer reaches its steady state only after some hundreds of thousands of
+ * messages. The order flips every round, so that neither always runs right after the other.
  */
-async function alternate(broker: string, { warmup, counted }: Rounds, run: { validated: () => Promise<number>; plain: () => Promise<number> }): Promise<BrokerResult> {
+async function alternate(broker: string, { warmupMessages, counted }: Rounds, messages: number, run: { validated: () => Promise<number>; plain: () => Promise<number> }): Promise<BrokerResult & { warmupRounds: number }> {
   const validated: number[] = [];
   const plain: number[] = [];
-  for (let r = -warmup; r < counted; r++) {
+  let warmupRounds = 0;
+  for (let r = 0; r < counted; ) {
+    const warming = warmupRounds === 0 || validatedSoFar < warmupMessages;
     let v: number;
     let p: number;
-    if (r % 2 === 0) {
+    if ((warmupRounds + r) % 2 === 0) {
       p = await run.plain();
       v = await run.validated();
     } else {
       v = await run.validated();
       p = await run.plain();
     }
-    if (r < 0) continue;
+    validatedSoFar += messages;
+    if (warming) {
+      warmupRounds++;
+      continue;
+    }
     validated.push(v);
     plain.push(p);
-    log(`${broker} round ${r + 1}/${counted}: validated ${v.toFixed(0)} ms, plain ${p.toFixed(0)} ms`);
+    r++;
+    log(`${broker} round ${r}/${counted}: validated ${v.toFixed(0)} ms, plain ${p.toFixed(0)} ms`);
   }
-  return result(validated, plain);
+  log(`${broker}: ${warmupRounds} uncounted rounds first`);
+  return { ...result(validated, plain), warmupRounds };
 }
 
 function result(validated: number[], plain: number[]): BrokerResult {
@@ -204,7 +219,8 @@ export interface BusResult {
   /** Valid messages stored once per broker and consumed in every round. */
   messages: number;
   rounds: number;
-  warmupRounds: number;
+  /** Messages the process validated before the first counted round of each broker. */
+  warmupMessages: number;
   nats: BrokerResult;
   redis: BrokerResult;
 }
@@ -215,7 +231,7 @@ export interface BusJob {
   /** Valid message texts (the sample stream with nothing broken). */
   texts: string[];
   rounds: number;
-  warmupRounds: number;
+  warmupMessages: number;
 }
 
 /**
@@ -224,9 +240,9 @@ export interface BusJob {
  */
 export async function measureBus(job: BusJob): Promise<BusResult> {
   const { texts } = job;
-  const rounds: Rounds = { warmup: job.warmupRounds, counted: job.rounds };
-  log(`${texts.length} valid messages of every catalog event, ${rounds.warmup} uncounted then ${rounds.counted} counted alternating rounds per broker`);
+  const rounds: Rounds = { warmupMessages: job.warmupMessages, counted: job.rounds };
+  log(`${texts.length} valid messages of every catalog event; uncounted rounds until ${rounds.warmupMessages} validated, then ${rounds.counted} counted alternating rounds per broker`);
   const nats = await benchNats(texts, rounds);
   const redis = await benchRedis(texts, rounds);
-  return { messages: texts.length, rounds: rounds.counted, warmupRounds: rounds.warmup, nats, redis };
+  return { messages: texts.length, rounds: rounds.counted, warmupMessages: rounds.warmupMessages, nats, redis };
 }

@@ -11,7 +11,7 @@
  * - `--only a,b`: run only these groups (throughput, error-path, cold-start, generation,
  *   type-check, size, bus); the report then has only their sections. `bus` starts
  *   nats-server and redis-server (`npm run setup:tools` installs them).
- * - `--count N`, `--bus-count N`, `--bus-rounds N`, `--bus-warmup N`, `--cold-runs N`, `--generate-runs N`, `--factors 1,10,30`, `--tsc-runs N`:
+ * - `--count N`, `--bus-count N`, `--bus-rounds N`, `--bus-warmup-messages N`, `--cold-runs N`, `--generate-runs N`, `--factors 1,10,30`, `--tsc-runs N`:
  *   override sizes.
  * - `--report-only`: measure nothing; render `BENCHMARKS.md` again from the saved `results.json`
  *   (after a change to the report's wording).
@@ -43,7 +43,7 @@ interface Settings {
   count: number;
   busCount: number;
   busRounds: number;
-  busWarmup: number;
+  busWarmupMessages: number;
   timing: TimingOptions;
   coldRuns: number;
   generateRuns: number;
@@ -69,7 +69,7 @@ function settings(argv: string[]): Settings {
       count: { type: 'string' },
       'bus-count': { type: 'string' },
       'bus-rounds': { type: 'string' },
-      'bus-warmup': { type: 'string' },
+      'bus-warmup-messages': { type: 'string' },
       'cold-runs': { type: 'string' },
       'generate-runs': { type: 'string' },
       factors: { type: 'string' },
@@ -96,7 +96,7 @@ function settings(argv: string[]): Settings {
     count: int(values.count, quick ? 300 : 10_000, 'count'),
     busCount: int(values['bus-count'], quick ? 300 : 20_000, 'bus-count'),
     busRounds: int(values['bus-rounds'], quick ? 1 : 21, 'bus-rounds'),
-    busWarmup: int(values['bus-warmup'], quick ? 1 : 5, 'bus-warmup'),
+    busWarmupMessages: int(values['bus-warmup-messages'], quick ? 1 : 500_000, 'bus-warmup-messages'),
     timing: quick ? { minCpuMs: 20, minSamples: 3, warmup: 1, warmupItems: 0 } : { minCpuMs: 1500, minSamples: 20, warmup: 10, warmupItems: 1_000_000 },
     coldRuns: int(values['cold-runs'], quick ? 1 : 25, 'cold-runs'),
     generateRuns: int(values['generate-runs'], quick ? 1 : 5, 'generate-runs'),
@@ -177,7 +177,7 @@ async function main(): Promise<void> {
       quick: s.quick,
       machine,
       package: pkg ? { kind: pkg.kind, description: pkg.description, events: pkg.events.length, ...(pkg.buildMs !== undefined && { buildMs: pkg.buildMs }) } : null,
-      settings: { count: s.count, busCount: s.busCount, busRounds: s.busRounds, busWarmup: s.busWarmup, timing: s.timing, coldRuns: s.coldRuns, generateRuns: s.generateRuns, factors: s.factors, tscRuns: s.tscRuns, heapRuns: s.heapRuns },
+      settings: { count: s.count, busCount: s.busCount, busRounds: s.busRounds, busWarmupMessages: s.busWarmupMessages, timing: s.timing, coldRuns: s.coldRuns, generateRuns: s.generateRuns, factors: s.factors, tscRuns: s.tscRuns, heapRuns: s.heapRuns },
       groups: s.groups,
       groupMs,
       totalMs: 0,
@@ -206,7 +206,7 @@ async function main(): Promise<void> {
 
     if (wants('bus')) {
       results.bus = await timedGroup('bus', () => {
-        const job: BusJob = { group: 'bus', texts: prepareStream(s.busCount, 0).texts, rounds: s.busRounds, warmupRounds: s.busWarmup };
+        const job: BusJob = { group: 'bus', texts: prepareStream(s.busCount, 0).texts, rounds: s.busRounds, warmupMessages: s.busWarmupMessages };
         return runWorker<BusResult>(worker, work, [], job);
       });
     }
