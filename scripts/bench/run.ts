@@ -96,7 +96,7 @@ function settings(argv: string[]): Settings {
     count: int(values.count, quick ? 300 : 10_000, 'count'),
     busCount: int(values['bus-count'], quick ? 300 : 20_000, 'bus-count'),
     busRounds: int(values['bus-rounds'], quick ? 1 : 21, 'bus-rounds'),
-    busWarmupMessages: int(values['bus-warmup-messages'], quick ? 1 : 500_000, 'bus-warmup-messages'),
+    busWarmupMessages: int(values['bus-warmup-messages'], quick ? 1 : 2_000_000, 'bus-warmup-messages'),
     timing: quick ? { minCpuMs: 20, minSamples: 3, warmup: 1, warmupItems: 0 } : { minCpuMs: 1500, minSamples: 20, warmup: 10, warmupItems: 1_000_000 },
     coldRuns: int(values['cold-runs'], quick ? 1 : 25, 'cold-runs'),
     generateRuns: int(values['generate-runs'], quick ? 1 : 5, 'generate-runs'),
