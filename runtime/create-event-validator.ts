@@ -1,8 +1,8 @@
 import type { CatalogEvent } from '../generated/types.js';
 import { isPlainObject } from './check-payload.js';
 import { envelopeRejection, notAnObject, unknownEventRejection } from './envelope.js';
-import type { EventValidationResult, EventValidator } from './event-validator.js';
-import { EventValidationError, rejection, type EventError, type ValidateOptions } from './result.js';
+import { unreadable, type EventValidationResult, type EventValidator } from './event-validator.js';
+import { EventValidationError, type EventError, type ValidateOptions } from './result.js';
 import { isStrict } from './validate-options.js';
 
 /** A validator of every event some per-event validators name: what `createEventValidator` returns. */
@@ -48,7 +48,7 @@ export function createEventValidator<const V extends readonly EventValidator<Cat
       validator = byType.get(type as string)?.get(version as string);
       if (validator === undefined) return unknownEvent(byType, type as string, version as string);
     } catch {
-      return rejection('malformed_message', 'message could not be read', { path: '', code: 'unreadable', message: 'reading the message threw' });
+      return unreadable('', 'message');
     }
     return validator.validate(message, options) as EventValidationResult<E>;
   };

@@ -32,6 +32,10 @@ export interface EventValidator<E extends CatalogEvent> extends StandardSchemaV1
   parse(message: unknown, options?: ValidateOptions): E;
 }
 
+/** A message (`what`: `message`) or payload whose reading threw (a revoked proxy, a getter that throws). */
+export const unreadable = (path: string, what: string): { ok: false; error: EventError } =>
+  rejection('malformed_message', `${what} could not be read`, { path, code: 'unreadable', message: `reading the ${what} threw` });
+
 /** Builds the validator object around one event's compiled validators (called by generated code). */
 export function defineEventValidator<E extends CatalogEvent>(
   type: E['type'],
@@ -40,6 +44,12 @@ export function defineEventValidator<E extends CatalogEvent>(
   schemaId: string,
   compiled: CompiledEventModule,
 ): EventValidator<E> {
+  /** `value` (the message, or the payload alone) when its payload passes, else why not. */
+  const checked = <T>(value: T, payload: unknown, strict: boolean): EventValidationResult<T> => {
+    const error = checkPayload(compiled, type, version, payload, strict);
+    return error ? { ok: false, error } : { ok: true, event: value };
+  };
+
   const validate = (message: unknown, options?: ValidateOptions): EventValidationResult<E> => {
     const strict = isStrict(options);
     try {
@@ -53,10 +63,9 @@ export function defineEventValidator<E extends CatalogEvent>(
       if (messageVersion !== version) {
         return rejection('unknown_event_version', `expected ${type} ${version}`, { path: '/version', code: 'unknown_event_version', message: `expected "${version}"` }, { type, knownVersions: [version] });
       }
-      const error = checkPayload(compiled, type, version, payload, strict);
-      return error ? { ok: false, error } : { ok: true, event: message as unknown as E };
+      return checked(message as unknown as E, payload, strict);
     } catch {
-      return rejection('malformed_message', 'message could not be read', { path: '', code: 'unreadable', message: 'reading the message threw' });
+      return unreadable('', 'message');
     }
   };
 
@@ -64,10 +73,9 @@ export function defineEventValidator<E extends CatalogEvent>(
     const strict = isStrict(options);
     try {
       if (!isPlainObject(payload)) return rejection('malformed_message', 'payload is not a JSON object', { path: '/payload', code: 'type', message: 'expected a JSON object payload' });
-      const error = checkPayload(compiled, type, version, payload, strict);
-      return error ? { ok: false, error } : { ok: true, event: payload as unknown as E['payload'] };
+      return checked(payload as unknown as E['payload'], payload, strict);
     } catch {
-      return rejection('malformed_message', 'payload could not be read', { path: '/payload', code: 'unreadable', message: 'reading the payload threw' });
+      return unreadable('/payload', 'payload');
     }
   };
 

@@ -1,8 +1,6 @@
 import { quote } from './echo.js';
 import type { ValidateOptions } from './result.js';
 
-const MODES = "'tolerant' (the default) or 'strict'";
-
 /**
  * Whether `options` ask for strict mode. Options come from the program, not from a message:
  * options that do not exist (`{ mode: 'Strict' }`) are a programming error, so this throws a
@@ -16,5 +14,5 @@ export function isStrict(options: ValidateOptions | undefined): boolean {
   const mode: unknown = options.mode;
   if (mode === 'strict') return true;
   if (mode === undefined || mode === 'tolerant') return false;
-  throw new TypeError(`unknown validation mode ${typeof mode === 'string' ? quote(mode) : typeof mode}: the mode is ${MODES}`);
+  throw new TypeError(`unknown validation mode ${typeof mode === 'string' ? quote(mode) : typeof mode}: the mode is 'tolerant' (the default) or 'strict'`);
 }
