@@ -104,4 +104,20 @@ describe('payloadCheckCode', () => {
     expect(values.map((v) => check(v))).toEqual([true, true, false, false, false, false]);
     expect(values.map((v) => runtime(v))).toEqual([true, true, true, true, true, false]);
   });
+
+  // The prototype test goes right after the first member read: it must be there whatever the schema reads first, or last if it reads nothing.
+  it.each([
+    ['reads nothing', { type: 'object' }, { a: {}, b: 1 }],
+    ['lists no properties, strict', { type: 'object', additionalProperties: false }, {}],
+    ['reads an optional member with no checks first', { type: 'object', properties: { a: {}, b: { type: 'integer' } } }, { a: {}, b: 1 }],
+    ['reads a required member listed in no properties', { type: 'object', required: ['a'] }, { a: {}, b: 1 }],
+    ['reads a member through a definition', { type: 'object', properties: { a: { $ref: '#/$defs/inner' } }, $defs: { inner: { type: 'object' } } }, { a: {}, b: 1 }],
+  ])('with plainObject, refuses a payload that is no plain object when the schema %s', (_name, schema, members) => {
+    const check = compileCheck(schema, { plainObject: true });
+    const plain = [{ ...members }, Object.assign(Object.create(null) as object, members)];
+    const notPlain = [Object.assign(Object.create({}) as object, members), Object.assign(new Date(0), members), Object.assign(new (class Payload {})(), members)];
+    expect(plain.map((v) => check(v))).toEqual([true, true]);
+    expect(notPlain.map((v) => check(v))).toEqual([false, false, false]);
+    expect(payloadCheckCode('accepts', schema, { plainObject: true }).match(/getPrototypeOf/g)).toHaveLength(1);
+  });
 });

@@ -14,6 +14,9 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["nmi"];
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["service_order_id"];
@@ -44,9 +47,6 @@ function acceptsTolerant(data) {
   if (v8 !== undefined) {
     if (!acceptsTolerant_0(v8)) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -66,6 +66,9 @@ function acceptsTolerant_0(data) {
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["nmi"];
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["service_order_id"];
@@ -99,9 +102,6 @@ function acceptsStrict(data) {
   for (const v12 in data) {
     if (!(v12 === "nmi" || v12 === "service_order_id" || v12 === "service_order_number" || v12 === "service_order_type" || v12 === "service_order_subtype" || v12 === "status" || v12 === "response_code" || v12 === "details" || v12 === "context")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
