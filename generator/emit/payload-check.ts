@@ -28,6 +28,7 @@ export function payloadCheckCode(name: string, root: JsonSchema, options: { plai
  * throws is the caller's to handle.)
  */
 const PLAIN_OBJECT_PAYLOAD = [
+  '  // After a member read the engine knows the prototype: this test is then free.',
   '  if (typeof data != "object" || data === null) return false;',
   '  const proto = Object.getPrototypeOf(data);',
   '  if (proto !== Object.prototype && proto !== null) return false;',
