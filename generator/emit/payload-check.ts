@@ -19,13 +19,16 @@ export function payloadCheckCode(name: string, root: JsonSchema, options: { plai
 
 /**
  * `plainObject`: the payload itself must be an object as `JSON.parse` makes it (no array, no
- * class instance), as the runtime requires. Tested by the event's own function, and last: there the payloads seen share a
- * few shapes, and once their members have been read the engine knows the prototype, so the
- * test costs next to nothing; the caller, seeing every event's payloads, would pay a full
- * call for it. (Members are read before the prototype is tested; a read that throws is the
- * caller's to handle.)
+ * class instance), as the runtime requires. Tested by the event's own function, right after
+ * its first member is read: the payloads seen there share a few shapes, and once a member has
+ * been read the engine knows the shape and so the prototype, and the test costs next to nothing;
+ * later, after a `for…in` or a call it did not inline, it would ask the engine at full price
+ * (measured: most of what strict mode added). The caller, seeing every event's payloads, would
+ * pay a full call for it. (A member is read before the prototype is tested; a read that
+ * throws is the caller's to handle.)
  */
 const PLAIN_OBJECT_PAYLOAD = [
+  '  // After a member read the engine knows the prototype: this test is then free.',
   '  if (typeof data != "object" || data === null) return false;',
   '  const proto = Object.getPrototypeOf(data);',
   '  if (proto !== Object.prototype && proto !== null) return false;',
@@ -65,23 +68,40 @@ class CheckWriter {
   private readonly defFunctions = new Map<string, string>();
   private helperCount = 0;
   private variableCount = 0;
+  /** Whether the entry function (the payload's) is being written, not a helper. */
+  private writingEntry = false;
+  /** Checks written into the entry function after its first member read; `undefined` once written. */
+  private afterFirstRead: readonly string[] | undefined;
 
   constructor(
     private readonly name: string,
     private readonly root: JsonSchema,
   ) {}
 
-  write(finalChecks: readonly string[]): string {
-    this.functions.unshift(this.fn(this.name, this.root, finalChecks));
+  /** `entryChecks` go into the entry function after its first member read (or last, if it reads none). */
+  write(entryChecks: readonly string[]): string {
+    this.afterFirstRead = entryChecks;
+    this.functions.unshift(this.fn(this.name, this.root, true));
     return this.functions.join('\n');
   }
 
   /** A function `name(data)` returning whether `data` is valid against `schema`. */
-  private fn(name: string, schema: unknown, finalChecks: readonly string[] = []): string {
+  private fn(name: string, schema: unknown, entry = false): string {
     const lines: string[] = [];
+    const outer = this.writingEntry;
+    this.writingEntry = entry;
     this.schema(schema, 'data', lines, '  ');
-    lines.push(...finalChecks);
+    this.writingEntry = outer;
+    if (entry && this.afterFirstRead !== undefined) lines.push(...this.afterFirstRead);
     return `function ${name}(data) {\n${lines.join('\n')}${lines.length > 0 ? '\n' : ''}  return true;\n}\n`;
+  }
+
+  /** The entry checks, if `v` is the entry function's own `data` and they are not written yet. */
+  private entryChecksAt(v: string): readonly string[] {
+    const checks = this.writingEntry && v === 'data' ? this.afterFirstRead : undefined;
+    if (checks === undefined) return [];
+    this.afterFirstRead = undefined;
+    return checks;
   }
 
   private variable(): string {
@@ -151,7 +171,7 @@ class CheckWriter {
     const requiredSet = new Set(required);
     for (const name of required) {
       if (Object.prototype.hasOwnProperty.call(properties, name)) continue;
-      out.push(`${indent}if (${v}[${JSON.stringify(name)}] === undefined) return false;`);
+      out.push(`${indent}if (${v}[${JSON.stringify(name)}] === undefined) return false;`, ...this.entryChecksAt(v));
     }
     for (const [name, sub] of Object.entries(properties)) {
       const value = this.variable();
@@ -159,9 +179,9 @@ class CheckWriter {
       const lines: string[] = [];
       this.schema(sub, value, lines, isRequired ? indent : `${indent}  `);
       if (isRequired) {
-        out.push(`${indent}const ${value} = ${v}[${JSON.stringify(name)}];`, `${indent}if (${value} === undefined) return false;`, ...lines);
+        out.push(`${indent}const ${value} = ${v}[${JSON.stringify(name)}];`, ...this.entryChecksAt(v), `${indent}if (${value} === undefined) return false;`, ...lines);
       } else if (lines.length > 0) {
-        out.push(`${indent}const ${value} = ${v}[${JSON.stringify(name)}];`, `${indent}if (${value} !== undefined) {`, ...lines, `${indent}}`);
+        out.push(`${indent}const ${value} = ${v}[${JSON.stringify(name)}];`, ...this.entryChecksAt(v), `${indent}if (${value} !== undefined) {`, ...lines, `${indent}}`);
       }
     }
     const extra = s.additionalProperties;

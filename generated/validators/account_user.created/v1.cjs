@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["user_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["user_email"];
@@ -41,15 +45,16 @@ function acceptsTolerant(data) {
   if (v8 !== undefined) {
     if (!(typeof v8 == "boolean")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["user_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["user_email"];
@@ -80,8 +85,5 @@ function acceptsStrict(data) {
   for (const v9 in data) {
     if (!(v9 === "user_id" || v9 === "user_email" || v9 === "user_number" || v9 === "linked_accounts" || v9 === "user_identifiers" || v9 === "initiator_type" || v9 === "is_customer_initiated")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

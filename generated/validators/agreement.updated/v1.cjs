@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["agreement_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["changes"];
@@ -23,15 +27,16 @@ function acceptsTolerant(data) {
   if (v2 !== undefined) {
     if (!(typeof v2 == "boolean")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["agreement_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["changes"];
@@ -44,8 +49,5 @@ function acceptsStrict(data) {
   for (const v3 in data) {
     if (!(v3 === "agreement_id" || v3 === "changes" || v3 === "is_override")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["reminder_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_id"];
@@ -33,15 +37,16 @@ function acceptsTolerant(data) {
   if (v5 !== undefined) {
     if (!(v5 && typeof v5 == "object" && !Array.isArray(v5))) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["reminder_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_id"];
@@ -64,8 +69,5 @@ function acceptsStrict(data) {
   for (const v6 in data) {
     if (!(v6 === "reminder_id" || v6 === "account_id" || v6 === "nmi" || v6 === "reminder_type" || v6 === "effective_change_date" || v6 === "trigger_extra")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["electricity_service_order_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 !== undefined) {
     if (!(Number.isInteger(v0))) return false;
   }
@@ -26,15 +30,16 @@ function acceptsTolerant(data) {
   const v3 = data["service_order_status"];
   if (v3 === undefined) return false;
   if (!(typeof v3 == "string")) return false;
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["electricity_service_order_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 !== undefined) {
     if (!(Number.isInteger(v0))) return false;
   }
@@ -50,8 +55,5 @@ function acceptsStrict(data) {
   for (const v4 in data) {
     if (!(v4 === "electricity_service_order_id" || v4 === "nmi" || v4 === "service_order_number" || v4 === "service_order_status")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

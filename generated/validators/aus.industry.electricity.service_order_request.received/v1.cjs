@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["nmi"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["electricity_service_order_id"];
@@ -46,15 +50,16 @@ function acceptsTolerant(data) {
   if (v9 !== undefined) {
     if (!(typeof v9 == "string")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["nmi"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["electricity_service_order_id"];
@@ -90,8 +95,5 @@ function acceptsStrict(data) {
   for (const v10 in data) {
     if (!(v10 === "nmi" || v10 === "electricity_service_order_id" || v10 === "work_type" || v10 === "work_sub_type" || v10 === "siphon_event_id" || v10 === "service_order_number" || v10 === "action_type" || v10 === "scheduled_date" || v10 === "initiating_participant_id" || v10 === "recipient_participant_id")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -14,14 +14,15 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["supply_point_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["charge_period"];
   if (v1 === undefined) return false;
   if (!acceptsTolerant_0(v1)) return false;
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -39,6 +40,10 @@ function acceptsTolerant_0(data) {
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["supply_point_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["charge_period"];
@@ -47,9 +52,6 @@ function acceptsStrict(data) {
   for (const v5 in data) {
     if (!(v5 === "supply_point_id" || v5 === "charge_period")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

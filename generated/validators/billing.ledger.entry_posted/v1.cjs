@@ -14,11 +14,12 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["ledger"];
-  if (v0 === undefined) return false;
-  if (!acceptsTolerant_0(v0)) return false;
+  // After a member read the engine knows the prototype: this test is then free.
   if (typeof data != "object" || data === null) return false;
   const proto = Object.getPrototypeOf(data);
   if (proto !== Object.prototype && proto !== null) return false;
+  if (v0 === undefined) return false;
+  if (!acceptsTolerant_0(v0)) return false;
   return true;
 }
 
@@ -48,14 +49,15 @@ function acceptsTolerant_0(data) {
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["ledger"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!acceptsStrict_0(v0)) return false;
   for (const v7 in data) {
     if (!(v7 === "ledger")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

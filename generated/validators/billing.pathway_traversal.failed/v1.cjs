@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["pathway_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["traversal_attempt_id"];
@@ -34,15 +38,16 @@ function acceptsTolerant(data) {
   const v6 = data["failed_at"];
   if (v6 === undefined) return false;
   if (!(typeof v6 == "string")) return false;
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["pathway_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["traversal_attempt_id"];
@@ -66,8 +71,5 @@ function acceptsStrict(data) {
   for (const v7 in data) {
     if (!(v7 === "pathway_id" || v7 === "traversal_attempt_id" || v7 === "traversal_attempt_context" || v7 === "trigger_id" || v7 === "failed_action_name" || v7 === "failed_action_error" || v7 === "failed_at")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

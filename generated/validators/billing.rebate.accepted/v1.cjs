@@ -13,6 +13,7 @@ exports.schemas = {
 
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  // After a member read the engine knows the prototype: this test is then free.
   if (typeof data != "object" || data === null) return false;
   const proto = Object.getPrototypeOf(data);
   if (proto !== Object.prototype && proto !== null) return false;
@@ -21,6 +22,7 @@ function acceptsTolerant(data) {
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
+  // After a member read the engine knows the prototype: this test is then free.
   if (typeof data != "object" || data === null) return false;
   const proto = Object.getPrototypeOf(data);
   if (proto !== Object.prototype && proto !== null) return false;

@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["contract_identifier"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["occurred_at"];
@@ -23,15 +27,16 @@ function acceptsTolerant(data) {
   if (v2 !== undefined) {
     if (!(typeof v2 == "string")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["contract_identifier"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["occurred_at"];
@@ -44,8 +49,5 @@ function acceptsStrict(data) {
   for (const v3 in data) {
     if (!(v3 === "contract_identifier" || v3 === "occurred_at" || v3 === "sales_record_identifier")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

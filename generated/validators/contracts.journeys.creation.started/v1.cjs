@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["contract_journey"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!acceptsTolerant_0(v0)) return false;
   const v4 = data["contract_identifier"];
@@ -29,9 +33,6 @@ function acceptsTolerant(data) {
     const v8 = v6[v7];
     if (!acceptsTolerant_1(v8)) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -63,6 +64,10 @@ function acceptsTolerant_1(data) {
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["contract_journey"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!acceptsStrict_0(v0)) return false;
   const v5 = data["contract_identifier"];
@@ -81,9 +86,6 @@ function acceptsStrict(data) {
   for (const v13 in data) {
     if (!(v13 === "contract_journey" || v13 === "contract_identifier" || v13 === "occurred_at" || v13 === "subject_contract_journeys")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

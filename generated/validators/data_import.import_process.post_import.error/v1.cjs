@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["resource_type"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["import_process_resource_type"];
@@ -28,15 +32,16 @@ function acceptsTolerant(data) {
   const v4 = data["error_detail"];
   if (v4 === undefined) return false;
   if (!(typeof v4 == "string")) return false;
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["resource_type"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["import_process_resource_type"];
@@ -54,8 +59,5 @@ function acceptsStrict(data) {
   for (const v5 in data) {
     if (!(v5 === "resource_type" || v5 === "import_process_resource_type" || v5 === "import_process_external_identifier" || v5 === "error_code" || v5 === "error_detail")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["metering_agreement_transition_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_number"];
@@ -53,15 +57,16 @@ function acceptsTolerant(data) {
   if (v11 !== undefined) {
     if (!(Number.isInteger(v11))) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["metering_agreement_transition_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["account_number"];
@@ -104,8 +109,5 @@ function acceptsStrict(data) {
   for (const v12 in data) {
     if (!(v12 === "metering_agreement_transition_id" || v12 === "account_number" || v12 === "nmi" || v12 === "transition_date" || v12 === "transition_type" || v12 === "cancelled_reason" || v12 === "initiating_mechanism" || v12 === "cancelled_at" || v12 === "flow_run_id" || v12 === "initiating_reference_id" || v12 === "restart_transition_id" || v12 === "operator_id")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

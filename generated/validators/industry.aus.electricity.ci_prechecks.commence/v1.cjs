@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["transition_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["nmi"];
@@ -68,15 +72,16 @@ function acceptsTolerant(data) {
   const v16 = data["nmi_status"];
   if (v16 === undefined) return false;
   if (!(typeof v16 == "string")) return false;
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["transition_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["nmi"];
@@ -134,8 +139,5 @@ function acceptsStrict(data) {
   for (const v17 in data) {
     if (!(v17 === "transition_id" || v17 === "nmi" || v17 === "account_number" || v17 === "transition_start_date" || v17 === "transition_type" || v17 === "is_contract_start" || v17 === "frmp_id_current" || v17 === "mc_id_current" || v17 === "mc_id_next" || v17 === "mpb_id_current" || v17 === "mpb_id_next" || v17 === "nmi_classification_code" || v17 === "jurisdiction" || v17 === "lnsp_id" || v17 === "customer_threshold_code" || v17 === "is_manually_read" || v17 === "nmi_status")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["conversation_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["conversation_relay_id"];
@@ -43,15 +47,16 @@ function acceptsTolerant(data) {
   const v9 = data["previous_status"];
   if (v9 === undefined) return false;
   if (!(typeof v9 == "string")) return false;
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["conversation_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["conversation_relay_id"];
@@ -84,8 +89,5 @@ function acceptsStrict(data) {
   for (const v10 in data) {
     if (!(v10 === "conversation_id" || v10 === "conversation_relay_id" || v10 === "account_number" || v10 === "latest_contacted_account_user_number" || v10 === "support_user_id" || v10 === "actor_type" || v10 === "actor_id" || v10 === "organisation_id" || v10 === "new_status" || v10 === "previous_status")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["conversation_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["conversation_relay_id"];
@@ -46,15 +50,16 @@ function acceptsTolerant(data) {
   const v10 = data["organisation_id"];
   if (v10 === undefined) return false;
   if (!(Number.isInteger(v10))) return false;
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["conversation_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(Number.isInteger(v0))) return false;
   const v1 = data["conversation_relay_id"];
@@ -90,8 +95,5 @@ function acceptsStrict(data) {
   for (const v11 in data) {
     if (!(v11 === "conversation_id" || v11 === "conversation_relay_id" || v11 === "old_priority" || v11 === "new_priority" || v11 === "prioritized_at" || v11 === "message_id" || v11 === "message_relay_id" || v11 === "account_number" || v11 === "latest_contacted_account_user_number" || v11 === "support_user_id" || v11 === "organisation_id")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }

@@ -14,11 +14,12 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["live_chat_conversation"];
-  if (v0 === undefined) return false;
-  if (!acceptsTolerant_0(v0)) return false;
+  // After a member read the engine knows the prototype: this test is then free.
   if (typeof data != "object" || data === null) return false;
   const proto = Object.getPrototypeOf(data);
   if (proto !== Object.prototype && proto !== null) return false;
+  if (v0 === undefined) return false;
+  if (!acceptsTolerant_0(v0)) return false;
   return true;
 }
 
@@ -56,14 +57,15 @@ function acceptsTolerant_0(data) {
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["live_chat_conversation"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!acceptsStrict_0(v0)) return false;
   for (const v10 in data) {
     if (!(v10 === "live_chat_conversation")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["conversation_relay_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["account_number"];
@@ -22,9 +26,6 @@ function acceptsTolerant(data) {
   const v2 = data["message"];
   if (v2 === undefined) return false;
   if (!acceptsTolerant_0(v2)) return false;
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -48,6 +49,10 @@ function acceptsTolerant_0(data) {
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["conversation_relay_id"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["account_number"];
@@ -59,9 +64,6 @@ function acceptsStrict(data) {
   for (const v8 in data) {
     if (!(v8 === "conversation_relay_id" || v8 === "account_number" || v8 === "message")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_number"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["join_supplier_process_number"];
@@ -28,9 +32,6 @@ function acceptsTolerant(data) {
   const v10 = data["contract_references"];
   if (v10 === undefined) return false;
   if (!acceptsTolerant_2(v10)) return false;
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -78,6 +79,10 @@ function acceptsTolerant_2(data) {
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_number"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["join_supplier_process_number"];
@@ -95,9 +100,6 @@ function acceptsStrict(data) {
   for (const v16 in data) {
     if (!(v16 === "account_number" || v16 === "join_supplier_process_number" || v16 === "supply_point" || v16 === "supply_period" || v16 === "contract_references")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 

@@ -14,6 +14,10 @@ exports.schemas = {
 function acceptsTolerant(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_number"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["leave_supplier_process_id"];
@@ -45,9 +49,6 @@ function acceptsTolerant(data) {
   if (v13 !== undefined) {
     if (!(Number.isInteger(v13))) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
@@ -68,6 +69,10 @@ function acceptsTolerant_0(data) {
 function acceptsStrict(data) {
   if (!(data && typeof data == "object" && !Array.isArray(data))) return false;
   const v0 = data["account_number"];
+  // After a member read the engine knows the prototype: this test is then free.
+  if (typeof data != "object" || data === null) return false;
+  const proto = Object.getPrototypeOf(data);
+  if (proto !== Object.prototype && proto !== null) return false;
   if (v0 === undefined) return false;
   if (!(typeof v0 == "string")) return false;
   const v1 = data["leave_supplier_process_id"];
@@ -102,9 +107,6 @@ function acceptsStrict(data) {
   for (const v15 in data) {
     if (!(v15 === "account_number" || v15 === "leave_supplier_process_id" || v15 === "leave_supplier_process_subtype" || v15 === "supply_points" || v15 === "requested_supply_end_at" || v15 === "requested_supply_end_date" || v15 === "requested_at" || v15 === "is_passive" || v15 === "passive_loss_instigated_supply_point_id")) return false;
   }
-  if (typeof data != "object" || data === null) return false;
-  const proto = Object.getPrototypeOf(data);
-  if (proto !== Object.prototype && proto !== null) return false;
   return true;
 }
 
