@@ -38,11 +38,29 @@ function valueAt(root: unknown, pointer: string): unknown {
     let end = pointer.indexOf('/', start);
     if (end === -1) end = pointer.length;
     if (typeof current !== 'object' || current === null) return undefined;
-    const key = unescapeToken(pointer.slice(start, end));
+    const key = ownKeyNamed(current, unescapeToken(pointer.slice(start, end)));
     current = Object.prototype.hasOwnProperty.call(current, key) ? (current as Record<string, unknown>)[key] : undefined;
     start = end + 1;
   }
   return current;
+}
+
+/** Past this many members, `ownKeyNamed` stops looking and lets the engine find the key. */
+const KEY_SCAN_LIMIT = 32;
+
+/**
+ * `name`, or the object's own key equal to it. A name cut out of a pointer is a new string,
+ * which the engine must look up in its table of names before it can find the property; the
+ * object's own key is already that name, and comparing a few keys to it costs less.
+ */
+function ownKeyNamed(object: object, name: string): string {
+  if (Array.isArray(object)) return name;
+  let scanned = 0;
+  for (const key in object) {
+    if (key === name) return key;
+    if (++scanned === KEY_SCAN_LIMIT) break;
+  }
+  return name;
 }
 
 /** `string`, `integer`, `number`, `boolean`, `null`, `array`, `object`: the JSON type a reader would name. */
@@ -61,9 +79,10 @@ export function jsonTypeOf(value: unknown): string {
  * not at its parent's; a property name taken from the message is clipped (`clip`).
  */
 export function toIssues(errors: readonly CompiledValidatorError[], payload: unknown, partial = false, base = '/payload'): EventIssue[] {
-  const listed = errors.length > MAX_ISSUES ? errors.slice(0, MAX_ISSUES) : errors;
-  const issues = listed.map((error) => toIssue(error, payload, base));
-  const more = errors.length - listed.length;
+  const listed = Math.min(errors.length, MAX_ISSUES);
+  const issues: EventIssue[] = [];
+  for (let i = 0; i < listed; i++) issues.push(toIssue(errors[i]!, payload, base));
+  const more = errors.length - listed;
   if (more > 0 || partial) issues.push(closingIssue(more, partial, base));
   return issues;
 }
