@@ -10,8 +10,10 @@ const SUMMARY_ISSUES = 10;
 /** Issues on one line, for an error's `message`: `/payload/a missing required property "a"; …`. */
 export function summarizeIssues(issues: readonly EventIssue[]): string {
   const named = Math.min(issues.length, SUMMARY_ISSUES);
-  let summary = '';
-  for (let i = 0; i < named; i++) summary += `${i === 0 ? '' : '; '}${issues[i]!.path} ${issues[i]!.message}`;
+  if (named === 0) return '';
+  // Plain `+`, separator outside the loop: fewer strings joined than with a template per issue.
+  let summary = issues[0]!.path + ' ' + issues[0]!.message;
+  for (let i = 1; i < named; i++) summary += '; ' + issues[i]!.path + ' ' + issues[i]!.message;
   return named === issues.length ? summary : `${summary}; and ${(issues.length - SUMMARY_ISSUES).toLocaleString('en-US')} more issue(s)`;
 }
 
