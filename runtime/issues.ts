@@ -31,38 +31,36 @@ export function pointerTokens(pointer: string): string[] {
   return pointer.slice(1).split('/').map(unescapeToken);
 }
 
-/** The value at a JSON Pointer below `root`, or `undefined`; reads the pointer in place, token by token. */
+/** The value at a JSON Pointer below `root`, or `undefined`; reads it token by token, as `hasOwnProperty` then a read. */
 function valueAt(root: unknown, pointer: string): unknown {
   if (pointer === '') return root;
+  const keys = keysOf(pointer);
   let current = root;
-  let start = 1;
-  while (start <= pointer.length) {
-    let end = pointer.indexOf('/', start);
-    if (end === -1) end = pointer.length;
+  for (let i = 0; i < keys.length; i++) {
     if (typeof current !== 'object' || current === null) return undefined;
-    const key = ownKeyNamed(current, unescapeToken(pointer.slice(start, end)));
+    const key = keys[i]!;
     current = Object.prototype.hasOwnProperty.call(current, key) ? (current as Record<string, unknown>)[key] : undefined;
-    start = end + 1;
   }
   return current;
 }
 
-/** Past this many members, `ownKeyNamed` stops looking and lets the engine find the key. */
-const KEY_SCAN_LIMIT = 32;
-
 /**
- * `name`, or the object's own key equal to it. A name cut out of a pointer is a new string,
- * which the engine must look up in its table of names before it can find the property; the
- * object's own key is already that name, and comparing a few keys to it costs less.
+ * The tokens of the pointers read so far. A token cut out of a pointer is a new string, which
+ * the engine must look up in its table of names before it can find the property (most of the
+ * cost of a type error's issue); a token kept and used again is found at once. The pointers
+ * are the catalog's field paths (and array positions), so the same ones come back; past
+ * `KEPT_POINTERS` new ones are read but not kept, so the memory stays bounded.
  */
-function ownKeyNamed(object: object, name: string): string {
-  if (Array.isArray(object)) return name;
-  let scanned = 0;
-  for (const key in object) {
-    if (key === name) return key;
-    if (++scanned === KEY_SCAN_LIMIT) break;
+const pointerKeys = new Map<string, string[]>();
+const KEPT_POINTERS = 1024;
+
+function keysOf(pointer: string): string[] {
+  let keys = pointerKeys.get(pointer);
+  if (keys === undefined) {
+    keys = pointerTokens(pointer);
+    if (pointerKeys.size < KEPT_POINTERS) pointerKeys.set(pointer, keys);
   }
-  return name;
+  return keys;
 }
 
 /** `string`, `integer`, `number`, `boolean`, `null`, `array`, `object`: the JSON type a reader would name. */
