@@ -48,8 +48,9 @@ function valueAt(root: unknown, pointer: string): unknown {
  * The tokens of the pointers read so far. A token cut out of a pointer is a new string, which
  * the engine must look up in its table of names before it can find the property (most of the
  * cost of a type error's issue); a token kept and used again is found at once. The pointers
- * are the catalog's field paths (and array positions), so the same ones come back; past
- * `KEPT_POINTERS` new ones are read but not kept, so the memory stays bounded.
+ * are the catalog's field paths (and array positions), so the same ones come back; at
+ * `KEPT_POINTERS` the map starts again empty, so the memory stays bounded and a burst of
+ * array positions does not crowd the field paths out for good.
  */
 const pointerKeys = new Map<string, string[]>();
 const KEPT_POINTERS = 1024;
@@ -58,7 +59,8 @@ function keysOf(pointer: string): string[] {
   let keys = pointerKeys.get(pointer);
   if (keys === undefined) {
     keys = pointerTokens(pointer);
-    if (pointerKeys.size < KEPT_POINTERS) pointerKeys.set(pointer, keys);
+    if (pointerKeys.size >= KEPT_POINTERS) pointerKeys.clear();
+    pointerKeys.set(pointer, keys);
   }
   return keys;
 }
