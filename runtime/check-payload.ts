@@ -1,4 +1,4 @@
-import type { AllErrorsValidators, CompiledEventModule, CompiledValidator, CompiledValidatorError } from './compiled-validator.js';
+import type { AllErrorsValidators, CompiledEventModule, CompiledValidator, CompiledValidatorError, PayloadSchema } from './compiled-validator.js';
 import { summarizeIssues, toIssues } from './issues.js';
 import { payloadValidator } from './payload-errors.js';
 import { boundedView, FULL_SEARCH_LIMIT, hasMoreValuesThan } from './payload-view.js';
@@ -29,8 +29,7 @@ export function checkPayload(compiled: CompiledEventModule, type: string, versio
 export function payloadRejection(compiled: CompiledEventModule, type: string, version: string, payload: unknown, strict: boolean, allErrors?: AllErrorsValidators): EventError {
   const schema = strict ? compiled.schemas.strict : compiled.schemas.tolerant;
   const full = allErrors === undefined ? payloadValidator(schema, true) : strict ? allErrors.strict : allErrors.tolerant;
-  const firstError = () => payloadValidator(schema, false);
-  const issues = collectIssues(full, firstError, payload);
+  const issues = collectIssues(full, schema, payload);
   if (issues.length === 0) {
     // The check and the validator disagree: only a payload whose getters or proxies answer
     // differently from one read to the next gets here. Say so rather than reject without a reason.
@@ -47,14 +46,14 @@ export function payloadRejection(compiled: CompiledEventModule, type: string, ve
  * through a bounded view of it instead (the first values of each array and object, breadth
  * first). Every issue found there is a real one; the closing issue says the search was partial.
  */
-function collectIssues(full: CompiledValidator, firstError: () => CompiledValidator, payload: unknown) {
+function collectIssues(full: CompiledValidator, schema: PayloadSchema, payload: unknown) {
   if (!hasMoreValuesThan(payload, FULL_SEARCH_LIMIT)) return full(payload) ? [] : toIssues(full.errors ?? [], payload);
   const view = boundedView(payload, FULL_SEARCH_LIMIT);
   // A property the view left out is not missing: drop what its absence made the validator say.
   const errors = full(view.root) ? [] : (full.errors ?? []).filter((error) => !view.omitted(error));
   if (errors.length > 0) return toIssues(errors, payload, true);
   // The view holds none of the faults: the first-error validator finds a real one (it stops there).
-  const fast = firstError();
+  const fast = payloadValidator(schema, false);
   const first: readonly CompiledValidatorError[] = fast(payload) ? [] : (fast.errors ?? []);
   return first.length > 0 ? toIssues(first, payload, true) : [];
 }

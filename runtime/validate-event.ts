@@ -1,5 +1,5 @@
 import type { CatalogEvent } from '../generated/types.js';
-import { compiledEvents, firstSlotOf, type CompiledEventSlot } from '../generated/registry.cjs';
+import { firstSlotOf, type CompiledEventSlot } from '../generated/registry.cjs';
 import { isPlainObject, payloadRejection } from './check-payload.js';
 import { clip } from './echo.js';
 import { envelopeRejection, notAnObject, unknownEventRejection } from './envelope.js';
@@ -50,7 +50,7 @@ function checkInOrder(message: unknown, strict: boolean, payloadRejected: boolea
 
 /** Why a well-formed envelope names no event of the catalog. */
 function unknownEvent(type: string, version: string): { ok: false; error: EventError } {
-  const first = compiledEvents.get(type);
+  const first = firstSlotOf(type);
   if (first === undefined) return unknownEventRejection(type, version, undefined);
   const knownVersions: string[] = [];
   for (let slot: CompiledEventSlot | undefined = first; slot !== undefined; slot = slot.next) knownVersions.push(slot.version);

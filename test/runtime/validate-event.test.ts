@@ -200,6 +200,22 @@ describe('the catalog as a whole', () => {
     expect(error.issues[0]!.path).toMatch(/^\/payload\/[^/]+\/0\/[^/]+/);
   });
 
+  it('names the type of each wrong value, at each of thousands of different pointers, message after message', () => {
+    // More pointers than the issue builder keeps the tokens of: those past it are read all the same.
+    const emails = (wrongFrom: number) => Array.from({ length: 1500 }, (_, i) => (i >= wrongFrom && i < wrongFrom + 100 ? (i % 2 === 0 ? i : null) : `user${i}@example.com`));
+    for (let wrongFrom = 0; wrongFrom < 1500; wrongFrom += 100) {
+      const message = { type: 'account.created', version: 'v1', payload: { account_number: 'A1', account_user_emails: emails(wrongFrom) } };
+      const error = expectError(validateEvent(message), 'invalid_payload');
+      expect(error.issues).toEqual(
+        Array.from({ length: 100 }, (_, k) => ({
+          path: `/payload/account_user_emails/${wrongFrom + k}`,
+          code: 'type',
+          message: `expected string, got ${(wrongFrom + k) % 2 === 0 ? 'integer' : 'null'}`,
+        })),
+      );
+    }
+  });
+
   it('eventCatalog has one entry per event, in catalog order', () => {
     expect(eventCatalog.map((e) => ({ ...e }))).toEqual(model.events.map((e) => ({ type: e.type, version: e.version, name: e.name, open: e.open !== false })));
     expect(new Set(eventCatalog.map((e) => `${e.type}@${e.version}`)).size).toBe(eventCatalog.length);
