@@ -497,7 +497,7 @@ function busSection(b: BusResult): string[] {
       `consumed in full by \`consumeEvents\` (decode, validate, handle, acknowledge) and by the same consumer loop without validation (parse, handle, acknowledge), ` +
       `alternating (the order flips every round), ${b.rounds} counted rounds per broker. Uncounted rounds come first (NATS ${b.nats.warmupRounds ?? 1}, Redis ${b.redis.warmupRounds ?? 1}), ` +
       `until the process has validated ${int(b.warmupMessages ?? 0)} messages. The engine compiles an event's checks only after thousands of calls, and in one round the rarest events come a few times each: ` +
-      "after 500,000 messages, three quarters of the events' checks still ran as the engine's unoptimized baseline code. This times a consumer in its steady state, as one that has been running for a while. " +
+      "after 600,000 messages, three quarters of the events' checks still ran as the engine's unoptimized baseline code. This times a consumer in its steady state, as one that has been running for a while. " +
       "Each loop's wall time runs from the consumer's start until the handler has seen every message. " +
       "Time ÷ without is the median of the rounds' ratios (each round runs both loops back to back), with the quartiles of those ratios beside it. " +
       'Both loops run in the bench worker (a plain `node` process; the adapters and the loop without validation bundled alike by esbuild from the sources).',
