@@ -1,8 +1,9 @@
 import type { CatalogEvent } from '../generated/types.js';
 import { isPlainObject } from './check-payload.js';
 import { envelopeRejection, notAnObject, unknownEventRejection } from './envelope.js';
-import { unreadable, type EventValidationResult, type EventValidator } from './event-validator.js';
+import type { EventValidationResult, EventValidator } from './event-validator.js';
 import { EventValidationError, type EventError, type ValidateOptions } from './result.js';
+import { unreadable } from './unreadable.js';
 import { isStrict } from './validate-options.js';
 
 /** A validator of every event some per-event validators name: what `createEventValidator` returns. */
@@ -47,8 +48,8 @@ export function createEventValidator<const V extends readonly EventValidator<Cat
       if (malformed) return malformed;
       validator = byType.get(type as string)?.get(version as string);
       if (validator === undefined) return unknownEvent(byType, type as string, version as string);
-    } catch {
-      return unreadable('', 'message');
+    } catch (thrown) {
+      return unreadable(thrown);
     }
     return validator.validate(message, options) as EventValidationResult<E>;
   };

@@ -7,6 +7,7 @@ import { pointerTokens } from './issues.js';
 import type { EventError, ValidateOptions } from './result.js';
 import { EventValidationError, rejection } from './result.js';
 import type { StandardSchemaV1 } from './standard-schema.js';
+import { unreadable } from './unreadable.js';
 import { isStrict } from './validate-options.js';
 
 export type EventValidationResult<E> = { ok: true; event: E } | { ok: false; error: EventError };
@@ -31,10 +32,6 @@ export interface EventValidator<E extends CatalogEvent> extends StandardSchemaV1
   /** Returns the message typed, or throws `EventValidationError`. */
   parse(message: unknown, options?: ValidateOptions): E;
 }
-
-/** A message (`what`: `message`) or payload whose reading threw (a revoked proxy, a getter that throws). */
-export const unreadable = (path: string, what: string): { ok: false; error: EventError } =>
-  rejection('malformed_message', `${what} could not be read`, { path, code: 'unreadable', message: `reading the ${what} threw` });
 
 /** Builds the validator object around one event's compiled validators (called by generated code). */
 export function defineEventValidator<E extends CatalogEvent>(
@@ -64,8 +61,8 @@ export function defineEventValidator<E extends CatalogEvent>(
         return rejection('unknown_event_version', `expected ${type} ${version}`, { path: '/version', code: 'unknown_event_version', message: `expected "${version}"` }, { type, knownVersions: [version] });
       }
       return checked(message as unknown as E, payload, strict);
-    } catch {
-      return unreadable('', 'message');
+    } catch (thrown) {
+      return unreadable(thrown);
     }
   };
 
@@ -74,8 +71,8 @@ export function defineEventValidator<E extends CatalogEvent>(
     try {
       if (!isPlainObject(payload)) return rejection('malformed_message', 'payload is not a JSON object', { path: '/payload', code: 'type', message: 'expected a JSON object payload' });
       return checked(payload as unknown as E['payload'], payload, strict);
-    } catch {
-      return unreadable('/payload', 'payload');
+    } catch (thrown) {
+      return unreadable(thrown, 'payload');
     }
   };
 

@@ -1,9 +1,9 @@
 import type { CatalogEvent } from '../generated/types.js';
 import { firstSlotOf, type CompiledEventSlot } from '../generated/registry.cjs';
 import { isPlainObject, payloadRejection } from './check-payload.js';
-import { clip } from './echo.js';
 import { envelopeRejection, notAnObject, unknownEventRejection } from './envelope.js';
-import { EventValidationError, rejection, type EventError, type ValidateOptions, type ValidationResult } from './result.js';
+import { EventValidationError, type EventError, type ValidateOptions, type ValidationResult } from './result.js';
+import { unreadable } from './unreadable.js';
 import { isStrict } from './validate-options.js';
 
 /** The registry's slot of one event version, or `undefined`. */
@@ -80,13 +80,7 @@ export function validateInMode(message: unknown, strict: boolean): ValidationRes
     return checkInOrder(message, strict, ranToEnd);
   } catch (thrown) {
     // Only hostile objects get here (getters or proxies that throw while being read).
-    let reason = 'unreadable value';
-    try {
-      if (thrown instanceof Error && typeof thrown.message === 'string') reason = clip(thrown.message);
-    } catch {
-      // Even the thrown value was hostile; keep the generic reason.
-    }
-    return rejection('malformed_message', `message could not be read: ${reason}`, { path: '', code: 'unreadable', message: reason });
+    return unreadable(thrown);
   }
 }
 

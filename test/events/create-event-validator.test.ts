@@ -47,6 +47,34 @@ describe('built from every event entry', () => {
     const messages = [null, [], 'x', 7, {}, { version: 'v1', payload }, { type: 5, version: 'v1', payload }, { type: 'account.created', payload }, { type: 'account.created', version: 'v1' }, { type: 'account.created', version: 'v1', payload: [] }, { type: 'no.such.event', version: 'v1', payload }, { type: 'account.created', version: 'v9', payload }, { type: 'agreement.revoked', version: 'v0', payload }];
     for (const message of messages) expect(comparable(catalog.validateEvent(message)), JSON.stringify(message)).toEqual(comparable(validateEvent(message)));
   });
+
+  it('gives the root result, thrown reason included, for messages that throw when read', () => {
+    const boom = (): never => {
+      throw new Error('boom');
+    };
+    const payload = { account_number: 'A', account_user_emails: [] };
+    const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+    revoke();
+    const messages: [string, unknown][] = [
+      ['a revoked proxy', revoked],
+      ['type', Object.defineProperty({ version: 'v1', payload }, 'type', { get: boom, enumerable: true })],
+      ['payload', Object.defineProperty({ type: 'account.created', version: 'v1' }, 'payload', { get: boom, enumerable: true })],
+      ['a payload member', { type: 'account.created', version: 'v1', payload: Object.defineProperty({ account_user_emails: [] }, 'account_number', { get: boom, enumerable: true }) }],
+      ['a thrown non-error', { type: 'account.created', version: 'v1', payload: new Proxy(payload, { get: () => { throw 'no'; } }) }],
+    ];
+    for (const [what, message] of messages) {
+      const root = validateEvent(message);
+      expect(root.ok, what).toBe(false);
+      expect(catalog.validateEvent(message), what).toEqual(root);
+      expect(accountCreatedV1.validate(message), what).toEqual(root);
+    }
+    expect(validateEvent(messages[1]![1])).toMatchObject({ error: { code: 'malformed_message', message: 'message could not be read: boom', issues: [{ path: '', code: 'unreadable', message: 'boom' }] } });
+    const throwingPayload = Object.defineProperty({ account_user_emails: [] }, 'account_number', { get: boom, enumerable: true });
+    expect(accountCreatedV1.validatePayload(throwingPayload)).toEqual({
+      ok: false,
+      error: { code: 'malformed_message', message: 'payload could not be read: boom', issues: [{ path: '/payload', code: 'unreadable', message: 'boom' }] },
+    });
+  });
 });
 
 describe('built from some event entries', () => {
