@@ -2,7 +2,9 @@
  * 1. Throughput: a stream of messages over every event (skewed mix, ~5 % broken, spread over
  * every error class), already parsed, through `validateEvent` and each peer, plus
  * `JSON.parse` of the same messages as text. Then the valid messages alone, against
- * `JSON.parse` of their text; then valid messages spread evenly over every event version.
+ * `JSON.parse` of their text; then valid messages spread evenly over every event version, as
+ * parsed objects used again and again, and each parsed afresh from its text before it is
+ * checked (as a consumer meets them: strings and objects the engine has not seen before).
  *
  * The input is prepared by the harness (`inputs.ts`); `measureThroughput` runs in the bench
  * worker, a plain `node` process with nothing else loaded.
@@ -11,6 +13,9 @@ import { pathToFileURL } from 'node:url';
 import type { StreamInput } from './inputs.js';
 import { timeIt, type BenchStats, type TimingOptions } from './measure.js';
 import { ajvDiscriminator, ajvOneOf, ajvPayloadMap, typeboxPayloadMap, zodDiscriminatedUnion, zodMap, type Check, type MessageSchema } from './peers.js';
+
+/** The peers also timed on freshly parsed messages: the hand-rolled ones the valid-path goals name. */
+const FRESH_PEERS = ['Map → ajv.compile (first error)', 'Map → TypeBox 1.x Compile'];
 
 /** Ours in strict mode (evenly spread stream only: its messages are valid in both modes). */
 export const OURS_STRICT = 'ours: validateEvent, strict mode';
@@ -38,6 +43,8 @@ export interface ThroughputResult {
   validOnly: BenchStats[];
   /** Valid messages spread evenly over every event version. */
   even: BenchStats[];
+  /** The same, each parsed afresh from its text and then checked (`JSON.parse` alone included, for the difference). */
+  evenFresh: BenchStats[];
   evenMessages: number;
 }
 
@@ -115,6 +122,11 @@ export async function measureThroughput(job: ThroughputJob): Promise<ThroughputR
     for (let i = 0; i < input.length; i++) if ((JSON.parse(input[i]!) as object | null) !== null) keys++;
     return keys;
   };
+  const parseThenCheck = (check: Check, input: readonly string[]) => () => {
+    let ok = 0;
+    for (let i = 0; i < input.length; i++) if (check(JSON.parse(input[i]!) as unknown)) ok++;
+    return ok;
+  };
   const decodeAll = (input: readonly string[]) => () => {
     let ok = 0;
     for (let i = 0; i < input.length; i++) if (root.decodeEvent(input[i]!).ok) ok++;
@@ -139,6 +151,11 @@ export async function measureThroughput(job: ThroughputJob): Promise<ThroughputR
   even.push(await timeIt('JSON.parse of the same messages (text)', job.even.length, parseAll(job.even), t));
   for (const [name, check] of peers) even.push(await timeIt(name, evenMessages.length, walk(check, evenMessages), t));
 
+  const evenFresh: BenchStats[] = [];
+  evenFresh.push(await timeIt('JSON.parse of the same messages (text)', job.even.length, parseAll(job.even), t));
+  evenFresh.push(await timeIt('JSON.parse, then ours: validateEvent', job.even.length, parseThenCheck(ours, job.even), t));
+  for (const [name, check] of peers.filter(([name]) => FRESH_PEERS.includes(name))) evenFresh.push(await timeIt(`JSON.parse, then ${name}`, job.even.length, parseThenCheck(check, job.even), t));
+
   return {
     messages: messages.length,
     validMessages: validMessages.length,
@@ -150,6 +167,7 @@ export async function measureThroughput(job: ThroughputJob): Promise<ThroughputR
     stream,
     validOnly,
     even,
+    evenFresh,
     evenMessages: evenMessages.length,
   };
 }
