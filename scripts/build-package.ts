@@ -29,8 +29,8 @@ execFileSync(process.execPath, ['node_modules/tsup/dist/cli-default.js', '--conf
 
 cpSync('generated/registry.cjs', 'dist/registry.cjs');
 // Each validator module once, shared by the registry and its event's entry, and the all-errors
-// modules the registry alone loads; minified, names
-// included (ajv's counter names, validate10 and schema11, say nothing in a stack trace anyway).
+// modules the registry alone loads; minified, names included (ajv's counter names, validate10
+// and schema11, say nothing in a stack trace anyway).
 cpSync('generated/validators', 'dist/validators', { recursive: true, filter: (source) => !source.endsWith('.d.cts') });
 for (const event of JSON.parse(readFileSync('generated/manifest.json', 'utf8')).events as ManifestEvent[]) {
   for (const name of [`${event.version}.cjs`, `${event.version}.errors.cjs`]) {

@@ -98,11 +98,6 @@ function leftoverSideFolders(outDir: string): SideFolder[] {
   return found;
 }
 
-/**
- * Finishes or undoes what a killed `replaceFolder` of `outDir` left, and deletes its side
- * folders (those of processes still running are left alone). Returns one line per thing done,
- * for the command to show; none when there was nothing to do.
- */
 /** The side folders killed runs left beside `outDir`, by name, touching nothing (`--check`). */
 export function interruptedWriteLeftovers(outDir: string): string[] {
   return leftoverSideFolders(outDir)
@@ -110,6 +105,11 @@ export function interruptedWriteLeftovers(outDir: string): string[] {
     .sort();
 }
 
+/**
+ * Finishes or undoes what a killed `replaceFolder` of `outDir` left, and deletes its side
+ * folders (those of processes still running are left alone). Returns one line per thing done,
+ * for the command to show; none when there was nothing to do.
+ */
 export function recoverInterruptedWrite(outDir: string): string[] {
   const target = resolve(outDir);
   const leftovers = leftoverSideFolders(outDir);

@@ -36,7 +36,7 @@ const byteLength = (data: string | Uint8Array): number => (typeof data === 'stri
 const describeThrown = (thrown: unknown): string => (thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : `threw ${String(thrown)}`);
 
 /** A handler's result that must be waited for: a promise, or any thenable (as `await` treats it). */
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
 
 /**

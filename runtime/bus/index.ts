@@ -2,7 +2,7 @@
  * The transport-free consumer core shared by the broker adapters: one decision per delivered
  * message, the options that steer it and the counts it keeps. No broker client here.
  */
-export { decideDelivery, decideDeliveryNow, DEAD_LETTER_REASONS } from './decide-delivery.js';
+export { decideDelivery, decideDeliveryNow, DEAD_LETTER_REASONS, isThenable } from './decide-delivery.js';
 export type { BusHandler, DeadLetterReason, Delivery, DeliveryDecision } from './decide-delivery.js';
 export { deliveryPolicy, retryDelayMs } from './delivery-policy.js';
 export type { DeliveryOptions, DeliveryPolicy, UnknownEventPolicy } from './delivery-policy.js';

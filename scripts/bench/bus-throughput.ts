@@ -17,7 +17,7 @@
 import { AckPolicy, jetstream, jetstreamManager, type Consumer } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
-import { emptyCounts } from '../../runtime/bus/index.js';
+import { emptyCounts, isThenable } from '../../runtime/bus/index.js';
 import { AckBatch } from '../../runtime/nats/ack-batch.js';
 import { consumeEvents as consumeNats } from '../../runtime/nats/index.js';
 import { consumeEvents as consumeRedis } from '../../runtime/redis-streams/index.js';
@@ -25,10 +25,6 @@ import { startNatsServer, startRedisServer } from '../../test/bus/brokers.js';
 import { log, summarize, type Summary } from './common.js';
 
 const decoder = new TextDecoder();
-
-/** What the NATS adapter awaits: a handler's promise (or thenable), never a plain value. */
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function';
 
 /** The Redis adapter's decision without validation: parse, then the handler. */
 async function decideWithoutValidation(data: string, handler: (event: unknown, message: unknown) => unknown): Promise<'handled'> {
