@@ -116,10 +116,14 @@ function errorsModule(event: EventVersionModel, schemas: readonly JsonSchema[]):
 function dropUnusedSchemaConstants(code: string): string {
   const lines = code.split('\n');
   const declaration = /^const (schema\d+) = .*;$/;
+  /** How many lines name each constant. */
+  const namedOn = new Map<string, number>();
+  for (const line of lines) for (const name of new Set(line.match(/\bschema\d+\b/g))) namedOn.set(name, (namedOn.get(name) ?? 0) + 1);
   return lines
     .filter((line) => {
       const name = declaration.exec(line)?.[1];
-      return name === undefined || lines.some((other) => other !== line && new RegExp(`\\b${name}\\b`).test(other));
+      // Its own declaration is one of the lines that name it.
+      return name === undefined || namedOn.get(name)! > 1;
     })
     .join('\n');
 }
