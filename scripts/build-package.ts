@@ -6,7 +6,8 @@
  *    event entry imports its own;
  * 3. `index.js`, the ES module entry, re-exports `index.cjs`: one implementation, so no
  *    state or class is duplicated between `import` and `require` users;
- * 4. each event entry gets declarations pointing at the root's (bundling declarations for
+ * 4. each event entry gets its CommonJS form (three lines: bundled, each carried esbuild's
+ *    ES-module interop) and declarations pointing at the root's (bundling declarations for
  *    228 entries is slow and memory-hungry, and each needs only a few lines);
  * 5. `create-event-validator` re-exports the function from `event-validator.js|.cjs`, with
  *    declarations pointing at the root's;
@@ -22,6 +23,8 @@ interface ManifestEvent {
   type: string;
   version: string;
   tsName: string;
+  open: boolean;
+  schemaId: string;
 }
 
 rmSync('dist', { recursive: true, force: true });
@@ -53,6 +56,13 @@ for (const event of manifest.events) {
     `export declare const ${name}: EventValidator<${event.tsName}Event>;\n`;
   const base = join('dist', 'events', event.type, event.version);
   mkdirSync(dirname(base), { recursive: true });
+  // The CommonJS entry: what the ES module one (built by tsup from generated/events) does, as `require`s.
+  writeFileSync(
+    `${base}.cjs`,
+    "'use strict';\n" +
+      `// Validator of ${event.type} ${event.version} messages, written by scripts/build-package.ts (the code is shared by every event entry).\n` +
+      `exports.${name} = require('../../event-validator.cjs').defineEventValidator(${[event.type, event.version, event.open, event.schemaId].map((arg) => JSON.stringify(arg)).join(', ')}, require(${JSON.stringify(`../../validators/${event.type}/${event.version}.cjs`)}));\n`,
+  );
   writeFileSync(`${base}.d.ts`, declarations('../../index.js'));
   writeFileSync(`${base}.d.cts`, declarations('../../index.cjs'));
 }

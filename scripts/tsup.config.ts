@@ -84,7 +84,9 @@ export default defineConfig([
   // Each entry imports its event's validator module, the one file in dist/validators that the
   // registry loads too (the same relative path from dist/events/<type>/<version>.js as from
   // generated/events/<type>/<version>.ts): every validator ships once.
-  { ...common, entry: eventEntries, format: ['esm', 'cjs'], minifyWhitespace: false, esbuildPlugins: [entriesShareCode] },
+  // (CommonJS entries are three lines each, written by build-package.ts: bundled, each carried
+  // esbuild's ES-module interop, five times the size of the entry itself.)
+  { ...common, entry: eventEntries, format: ['esm'], minifyWhitespace: false, esbuildPlugins: [entriesShareCode] },
   // Shared by every event entry, and re-exported by `create-event-validator` (see build-package.ts).
   { ...common, entry: { 'event-validator': 'runtime/event-entry-runtime.ts' }, format: ['esm', 'cjs'] },
   { ...common, entry: adapterEntries, format: ['esm', 'cjs'], esbuildPlugins: [adaptersUseRoot] },

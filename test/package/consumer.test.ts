@@ -89,6 +89,27 @@ console.log(JSON.stringify([validateEvent(${MESSAGE}).ok, accountCreatedV1.valid
     expect(JSON.parse(result.stdout)).toEqual([true, true, 'unknown_event_type']);
   }, SPAWNS);
 
+  it('every event entry is the same validator through require and import', () => {
+    write(
+      join(consumer, 'both-forms.mjs'),
+      `import { createRequire } from 'node:module';
+import manifest from '${PACKAGE}/manifest.json' with { type: 'json' };
+const require = createRequire(import.meta.url);
+const differing = [];
+for (const e of manifest.events) {
+  const specifier = '${PACKAGE}/events/' + e.type + '/' + e.version;
+  const [cjs] = Object.values(require(specifier));
+  const [esm] = Object.values(await import(specifier));
+  const describe = (v) => JSON.stringify([v.type, v.version, v.open, v.schemaId, v.validate({ type: e.type, version: e.version, payload: {} })]);
+  if (describe(cjs) !== describe(esm) || cjs.type !== e.type || cjs.version !== e.version || cjs.open !== e.open || cjs.schemaId !== e.schemaId) differing.push(e.name);
+}
+console.log(JSON.stringify({ events: manifest.events.length, differing }));`,
+    );
+    const result = run(process.execPath, ['both-forms.mjs'], consumer);
+    expect(result.stderr).toBe('');
+    expect(JSON.parse(result.stdout)).toEqual({ events: 228, differing: [] });
+  }, SPAWNS);
+
   it('ships the JSON Schemas and the manifest', () => {
     write(
       join(consumer, 'schemas.mjs'),
