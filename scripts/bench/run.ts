@@ -11,7 +11,7 @@
  * - `--only a,b`: run only these groups (throughput, error-path, cold-start, generation,
  *   type-check, size, bus); the report then has only their sections. `bus` starts
  *   nats-server and redis-server (`npm run setup:tools` installs them).
- * - `--count N`, `--bus-count N`, `--bus-rounds N`, `--bus-warmup-messages N`, `--cold-runs N`, `--generate-runs N`, `--factors 1,10,30`, `--tsc-runs N`:
+ * - `--count N`, `--paired-rounds N`, `--bus-count N`, `--bus-rounds N`, `--bus-warmup-messages N`, `--cold-runs N`, `--generate-runs N`, `--factors 1,10,30`, `--tsc-runs N`:
  *   override sizes.
  * - `--report-only`: measure nothing; render `BENCHMARKS.md` again from the saved `results.json`
  *   (after a change to the report's wording).
@@ -31,7 +31,7 @@ import type { TimingOptions } from './measure.js';
 import { loadManifestEvents, preparePackage } from './package.js';
 import { renderMarkdown, type BenchResults, GROUPS, type Group } from './report.js';
 import { measureSize } from './size.js';
-import type { ThroughputJob, ThroughputResult } from './throughput.js';
+import type { PairedOptions, ThroughputJob, ThroughputResult } from './throughput.js';
 import { measureTypeCheck, type ConsumerCase } from './type-check.js';
 import type { WorkerJob } from './worker.js';
 
@@ -45,6 +45,7 @@ interface Settings {
   busRounds: number;
   busWarmupMessages: number;
   timing: TimingOptions;
+  paired: PairedOptions;
   coldRuns: number;
   generateRuns: number;
   factors: number[];
@@ -67,6 +68,7 @@ function settings(argv: string[]): Settings {
       'out-dir': { type: 'string' },
       only: { type: 'string' },
       count: { type: 'string' },
+      'paired-rounds': { type: 'string' },
       'bus-count': { type: 'string' },
       'bus-rounds': { type: 'string' },
       'bus-warmup-messages': { type: 'string' },
@@ -98,6 +100,7 @@ function settings(argv: string[]): Settings {
     busRounds: int(values['bus-rounds'], quick ? 1 : 21, 'bus-rounds'),
     busWarmupMessages: int(values['bus-warmup-messages'], quick ? 1 : 2_000_000, 'bus-warmup-messages'),
     timing: quick ? { minCpuMs: 20, minSamples: 3, warmup: 1, warmupItems: 0 } : { minCpuMs: 1500, minSamples: 20, warmup: 10, warmupItems: 1_000_000 },
+    paired: { rounds: int(values['paired-rounds'], quick ? 2 : 31, 'paired-rounds'), blockMs: quick ? 1 : 40 },
     coldRuns: int(values['cold-runs'], quick ? 1 : 25, 'cold-runs'),
     generateRuns: int(values['generate-runs'], quick ? 1 : 5, 'generate-runs'),
     factors: factors.includes(1) ? factors : [1, ...factors],
@@ -177,7 +180,7 @@ async function main(): Promise<void> {
       quick: s.quick,
       machine,
       package: pkg ? { kind: pkg.kind, description: pkg.description, events: pkg.events.length, ...(pkg.buildMs !== undefined && { buildMs: pkg.buildMs }) } : null,
-      settings: { count: s.count, busCount: s.busCount, busRounds: s.busRounds, busWarmupMessages: s.busWarmupMessages, timing: s.timing, coldRuns: s.coldRuns, generateRuns: s.generateRuns, factors: s.factors, tscRuns: s.tscRuns, heapRuns: s.heapRuns },
+      settings: { count: s.count, busCount: s.busCount, busRounds: s.busRounds, busWarmupMessages: s.busWarmupMessages, timing: s.timing, paired: s.paired, coldRuns: s.coldRuns, generateRuns: s.generateRuns, factors: s.factors, tscRuns: s.tscRuns, heapRuns: s.heapRuns },
       groups: s.groups,
       groupMs,
       totalMs: 0,
@@ -185,7 +188,7 @@ async function main(): Promise<void> {
 
     if (pkg && wants('throughput')) {
       results.throughput = await timedGroup('throughput', () => {
-        const job: ThroughputJob = { group: 'throughput', rootFile: pkg.rootFile, stream: prepareStream(s.count), even: prepareEvenStream(s.count), schemas, timing: s.timing };
+        const job: ThroughputJob = { group: 'throughput', rootFile: pkg.rootFile, stream: prepareStream(s.count), even: prepareEvenStream(s.count), schemas, timing: s.timing, paired: s.paired };
         return runWorker<ThroughputResult>(worker, work, pkg.nodeArgs, job);
       });
     }

@@ -10,7 +10,9 @@
  * worker, a plain `node` process with nothing else loaded.
  */
 import { pathToFileURL } from 'node:url';
+import { do_not_optimize } from 'mitata';
 import type { StreamInput } from './inputs.js';
+import { summarize, type Summary } from './common.js';
 import { timeIt, type BenchStats, type TimingOptions } from './measure.js';
 import { ajvDiscriminator, ajvOneOf, ajvPayloadMap, typeboxPayloadMap, zodDiscriminatedUnion, zodMap, type Check, type MessageSchema } from './peers.js';
 
@@ -28,7 +30,42 @@ export interface ThroughputJob {
   even: string[];
   schemas: MessageSchema[];
   timing: TimingOptions;
+  paired: PairedOptions;
 }
+
+export interface PairedOptions {
+  /** Interleaved rounds per compared pair. */
+  rounds: number;
+  /** Time each of the two spends in one round, ms (whole walks of the input). */
+  blockMs: number;
+}
+
+/**
+ * A goal's two candidates timed again in interleaved rounds: each round walks the input with
+ * one for about `blockMs`, then with the other, the order flipping every round; its ratio is
+ * the first's time per walk over the second's. A slow drift in machine speed (shared cores,
+ * frequency) falls on both halves of a round alike, where timing one candidate after the
+ * other, each for seconds, puts it all on one side. Before each block the heap is collected
+ * and one untimed walk runs.
+ */
+export interface PairedRatio {
+  set: 'stream' | 'validOnly' | 'even';
+  first: string;
+  second: string;
+  rounds: number;
+  /** First ÷ second, over the rounds. */
+  ratios: Summary;
+}
+
+/** The comparisons the valid-path goals name: (set, first, second). */
+export const PAIRED: readonly (readonly [PairedRatio['set'], string, string])[] = [
+  ['stream', 'ours: validateEvent', 'Map → ajv.compile (first error)'],
+  ['validOnly', 'ours: validateEvent', 'Map → ajv.compile (first error)'],
+  ['validOnly', 'ours: validateEvent', 'Map → TypeBox 1.x Compile'],
+  ['even', 'ours: validateEvent', 'Map → ajv.compile (first error)'],
+  ['even', 'ours: validateEvent', 'Map → TypeBox 1.x Compile'],
+  ['even', OURS_STRICT, 'ours: validateEvent'],
+];
 
 export interface ThroughputResult {
   messages: number;
@@ -46,6 +83,8 @@ export interface ThroughputResult {
   /** The same, each parsed afresh from its text and then checked (`JSON.parse` alone included, for the difference). */
   evenFresh: BenchStats[];
   evenMessages: number;
+  /** The goals' comparisons in interleaved rounds (absent from results written before they were measured). */
+  paired?: PairedRatio[];
 }
 
 // ---------------------------------------------------------------------------------------
@@ -134,22 +173,35 @@ export async function measureThroughput(job: ThroughputJob): Promise<ThroughputR
   };
 
   const t = job.timing;
+  /** Each set's walks by candidate name, kept for the interleaved rounds. */
+  const walks = { stream: new Map<string, () => number>(), validOnly: new Map<string, () => number>(), even: new Map<string, () => number>() };
+  const timeWalk = (set: keyof typeof walks, name: string, input: readonly unknown[], check: Check) => {
+    const fn = walk(check, input);
+    walks[set].set(name, fn);
+    return timeIt(name, input.length, fn, t);
+  };
   const stream: BenchStats[] = [];
-  stream.push(await timeIt('ours: validateEvent', messages.length, walk(ours, messages), t));
-  for (const [name, check] of peers) stream.push(await timeIt(name, messages.length, walk(check, messages), t));
+  stream.push(await timeWalk('stream', 'ours: validateEvent', messages, ours));
+  for (const [name, check] of peers) stream.push(await timeWalk('stream', name, messages, check));
   stream.push(await timeIt('JSON.parse of the same messages (text)', texts.length, parseAll(texts), t));
   stream.push(await timeIt('ours: decodeEvent (text: parse + validate)', texts.length, decodeAll(texts), t));
 
   const validOnly: BenchStats[] = [];
-  validOnly.push(await timeIt('ours: validateEvent', validMessages.length, walk(ours, validMessages), t));
+  validOnly.push(await timeWalk('validOnly', 'ours: validateEvent', validMessages, ours));
   validOnly.push(await timeIt('JSON.parse of the same messages (text)', validTexts.length, parseAll(validTexts), t));
-  for (const [name, check] of peers) validOnly.push(await timeIt(name, validMessages.length, walk(check, validMessages), t));
+  for (const [name, check] of peers) validOnly.push(await timeWalk('validOnly', name, validMessages, check));
 
   const even: BenchStats[] = [];
-  even.push(await timeIt('ours: validateEvent', evenMessages.length, walk(ours, evenMessages), t));
-  even.push(await timeIt(OURS_STRICT, evenMessages.length, walk(oursStrict, evenMessages), t));
+  even.push(await timeWalk('even', 'ours: validateEvent', evenMessages, ours));
+  even.push(await timeWalk('even', OURS_STRICT, evenMessages, oursStrict));
   even.push(await timeIt('JSON.parse of the same messages (text)', job.even.length, parseAll(job.even), t));
-  for (const [name, check] of peers) even.push(await timeIt(name, evenMessages.length, walk(check, evenMessages), t));
+  for (const [name, check] of peers) even.push(await timeWalk('even', name, evenMessages, check));
+
+  const statsOf = { stream, validOnly, even };
+  const paired = PAIRED.map(([set, first, second]) => {
+    const walkTime = (name: string) => statsOf[set].find((s) => s.name === name)!.medianNs;
+    return pairedRatio(set, [first, walks[set].get(first)!, walkTime(first)], [second, walks[set].get(second)!, walkTime(second)], job.paired);
+  });
 
   const evenFresh: BenchStats[] = [];
   evenFresh.push(await timeIt('JSON.parse of the same messages (text)', job.even.length, parseAll(job.even), t));
@@ -169,5 +221,35 @@ export async function measureThroughput(job: ThroughputJob): Promise<ThroughputR
     even,
     evenFresh,
     evenMessages: evenMessages.length,
+    paired,
   };
+}
+
+/** See `PairedRatio`. Each candidate: its name, its walk, and its median time per walk (to size a round). */
+function pairedRatio(set: PairedRatio['set'], a: [string, () => number, number], b: [string, () => number, number], options: PairedOptions): PairedRatio {
+  const walksPerBlock = (medianNs: number) => Math.max(1, Math.round((options.blockMs * 1e6) / medianNs));
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const block = ([, fn, medianNs]: [string, () => number, number]): number => {
+    const count = walksPerBlock(medianNs);
+    // Each block starts with the heap collected (the garbage one leaves is not collected in the
+    // other's time), then one untimed walk brings the messages back into the caches.
+    gc?.();
+    let sink = fn();
+    const started = performance.now();
+    for (let i = 0; i < count; i++) sink += fn();
+    const elapsed = performance.now() - started;
+    do_not_optimize(sink);
+    return elapsed / count;
+  };
+  const ratios: number[] = [];
+  for (let round = 0; round < options.rounds; round++) {
+    if (round % 2 === 0) {
+      const first = block(a);
+      ratios.push(first / block(b));
+    } else {
+      const second = block(b);
+      ratios.push(block(a) / second);
+    }
+  }
+  return { set, first: a[0], second: b[0], rounds: options.rounds, ratios: summarize(ratios) };
 }

@@ -47,6 +47,7 @@ it('npm run bench -- --quick reports every section with finite, positive measure
   const positive: [string, number][] = [
     ...results.throughput.stream.map((s: any) => [`throughput ${s.name}`, s.nsPerItem]),
     ...results.throughput.validOnly.map((s: any) => [`valid only ${s.name}`, s.nsPerItem]),
+    ...results.throughput.paired.map((p: any) => [`interleaved ${p.set} ${p.first} ÷ ${p.second}`, p.ratios.median]),
     ...results.errorPath.stats.map((s: any) => [`error path ${s.name}`, s.nsPerItem]),
     ['first rejection', results.errorPath.firstRejectionUs.median],
     ...Object.entries(results.coldStart.scripts).map(([k, v]: [string, any]) => [`cold start ${k}`, v.ms.median]),
@@ -65,6 +66,9 @@ it('npm run bench -- --quick reports every section with finite, positive measure
 
   expect(results.throughput.disagreements).toSatisfy((d: Record<string, number>) => Object.values(d).every((n) => n === 0));
   expect(results.generation.rows.map((r: any) => r.factor)).toEqual([1, 2]);
+  // Every goal that names an interleaved pair reports it (the rounds, their quartiles).
+  expect(results.throughput.paired).toHaveLength(6);
+  expect(markdown).toContain('interleaved rounds (quartiles');
   expect(results.targets.length).toBeGreaterThanOrEqual(10);
   for (const t of results.targets) expect(typeof t.met).toBe('boolean');
 
