@@ -5,6 +5,7 @@
  * `JSON.parse` of their text; then valid messages spread evenly over every event version, as
  * parsed objects used again and again, and each parsed afresh from its text before it is
  * checked (as a consumer meets them: strings and objects the engine has not seen before).
+ * The comparisons the goals name are then timed again in interleaved rounds (`PairedRatio`).
  *
  * The input is prepared by the harness (`inputs.ts`); `measureThroughput` runs in the bench
  * worker, a plain `node` process with nothing else loaded.
