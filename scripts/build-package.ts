@@ -18,6 +18,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } f
 import { dirname, join } from 'node:path';
 import { transformSync } from 'esbuild';
 import { eventValidatorName } from '../generator/emit/event-entries.js';
+import { validatorPaths } from '../generator/emit/validator-paths.js';
 
 interface ManifestEvent {
   type: string;
@@ -34,17 +35,17 @@ cpSync('generated/registry.cjs', 'dist/registry.cjs');
 // Each validator module once, shared by the registry and its event's entry, and the all-errors
 // modules the registry alone loads; minified, names included (ajv's counter names, validate10
 // and schema11, say nothing in a stack trace anyway).
+const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: ManifestEvent[] };
 cpSync('generated/validators', 'dist/validators', { recursive: true, filter: (source) => !source.endsWith('.d.cts') });
-for (const event of JSON.parse(readFileSync('generated/manifest.json', 'utf8')).events as ManifestEvent[]) {
-  for (const name of [`${event.version}.cjs`, `${event.version}.errors.cjs`]) {
-    const file = join('dist', 'validators', event.type, name);
+for (const event of manifest.events) {
+  for (const path of [validatorPaths.module(event), validatorPaths.errorsModule(event)]) {
+    const file = join('dist', path);
     writeFileSync(file, transformSync(readFileSync(file, 'utf8'), { format: 'cjs', target: 'node20', minify: true, legalComments: 'none' }).code);
   }
 }
 
 writeFileSync('dist/index.js', "// The ES module entry: the implementation is index.cjs, shared with require() users.\nexport * from './index.cjs';\n");
 
-const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: ManifestEvent[] };
 const banner = '// Declarations of one event entry, written by scripts/build-package.ts.\n';
 for (const event of manifest.events) {
   const name = eventValidatorName(event);
@@ -61,7 +62,7 @@ for (const event of manifest.events) {
     `${base}.cjs`,
     "'use strict';\n" +
       `// Validator of ${event.type} ${event.version} messages, written by scripts/build-package.ts (the code is shared by every event entry).\n` +
-      `exports.${name} = require('../../event-validator.cjs').defineEventValidator(${[event.type, event.version, event.open, event.schemaId].map((arg) => JSON.stringify(arg)).join(', ')}, require(${JSON.stringify(`../../validators/${event.type}/${event.version}.cjs`)}));\n`,
+      `exports.${name} = require('../../event-validator.cjs').defineEventValidator(${[event.type, event.version, event.open, event.schemaId].map((arg) => JSON.stringify(arg)).join(', ')}, require(${JSON.stringify(`../../${validatorPaths.module(event)}`)}));\n`,
   );
   writeFileSync(`${base}.d.ts`, declarations('../../index.js'));
   writeFileSync(`${base}.d.cts`, declarations('../../index.cjs'));

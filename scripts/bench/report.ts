@@ -73,6 +73,8 @@ const MAP_AJV = 'Map → ajv.compile (first error)';
 const TYPEBOX = 'Map → TypeBox 1.x Compile';
 
 const find = (stats: readonly BenchStats[], name: string): BenchStats | undefined => stats.find((s) => s.name === name);
+/** A timing's interquartile range per message, as every table shows it: `p25–p75`. */
+const quartilesPerItem = (s: BenchStats): string => `${num(s.p25Ns / s.items)}–${num(s.p75Ns / s.items)}`;
 
 // ---------------------------------------------------------------------------------------
 // Targets
@@ -327,7 +329,7 @@ function throughputSection(t: ThroughputResult, settings: BenchResults['settings
     '',
     ...table(
       ['validator', 'ns/message (median)', 'p25–p75 (ns/message)', 'time ÷ ours', 'samples'],
-      t.stream.map((s) => [s.name, num(s.nsPerItem), `${num(s.p25Ns / s.items)}–${num(s.p75Ns / s.items)}`, s.name === OURS ? '—' : ratio(s.nsPerItem / ours.nsPerItem), s.samples]),
+      t.stream.map((s) => [s.name, num(s.nsPerItem), quartilesPerItem(s), s.name === OURS ? '—' : ratio(s.nsPerItem / ours.nsPerItem), s.samples]),
     ),
     '',
     '"time ÷ ours": how many times longer than `validateEvent` each takes per message (for a peer: how many times faster ours is).',
@@ -343,7 +345,7 @@ function throughputSection(t: ThroughputResult, settings: BenchResults['settings
       t.validOnly.map((s) => [
         s.name,
         num(s.nsPerItem),
-        `${num(s.p25Ns / s.items)}–${num(s.p75Ns / s.items)}`,
+        quartilesPerItem(s),
         ratio(s.nsPerItem / validParse.nsPerItem),
         s.name === OURS ? '—' : ratio(s.nsPerItem / validOurs.nsPerItem),
         s.samples,
@@ -357,7 +359,7 @@ function throughputSection(t: ThroughputResult, settings: BenchResults['settings
       t.even.map((s) => [
         s.name,
         num(s.nsPerItem),
-        `${num(s.p25Ns / s.items)}–${num(s.p75Ns / s.items)}`,
+        quartilesPerItem(s),
         ratio(s.nsPerItem / find(t.even, PARSE)!.nsPerItem),
         s.name === OURS ? '—' : ratio(s.nsPerItem / find(t.even, OURS)!.nsPerItem),
         s.samples,
@@ -382,7 +384,7 @@ function errorPathPeers(e: ErrorPathResult): string[] {
     '',
     ...table(
       ['rejected set', 'validator', 'ns/message (median)', 'p25–p75', 'time ÷ ours', 'samples'],
-      e.peers.flatMap(({ set, stats }) => stats.map((s) => [set, s.name, num(s.nsPerItem), `${num(s.p25Ns / s.items)}–${num(s.p75Ns / s.items)}`, s === stats[0] ? '—' : ratio(s.nsPerItem / stats[0]!.nsPerItem), s.samples])),
+      e.peers.flatMap(({ set, stats }) => stats.map((s) => [set, s.name, num(s.nsPerItem), quartilesPerItem(s), s === stats[0] ? '—' : ratio(s.nsPerItem / stats[0]!.nsPerItem), s.samples])),
       ['l', 'l'],
     ),
     '',
@@ -400,7 +402,7 @@ function errorPathSection(e: ErrorPathResult): string[] {
     '',
     ...table(
       ['message', 'ns/message (median)', 'p25–p75', '× valid', 'samples'],
-      e.stats.map((s) => [s.name, num(s.nsPerItem), `${num(s.p25Ns / s.items)}–${num(s.p75Ns / s.items)}`, ratio(s.nsPerItem / valid.nsPerItem), s.samples]),
+      e.stats.map((s) => [s.name, num(s.nsPerItem), quartilesPerItem(s), ratio(s.nsPerItem / valid.nsPerItem), s.samples]),
     ),
     '',
     ...(e.peers === undefined ? [] : errorPathPeers(e)),
@@ -522,7 +524,7 @@ function freshTable(t: ThroughputResult): string[] {
       t.evenFresh.map((s) => [
         s.name,
         num(s.nsPerItem),
-        `${num(s.p25Ns / s.items)}–${num(s.p75Ns / s.items)}`,
+        quartilesPerItem(s),
         s.name === PARSE ? '—' : num(checkAlone(s)),
         s.name === PARSE || s === ours || ours === undefined ? '—' : ratio(checkAlone(s) / checkAlone(ours)),
         s.samples,
