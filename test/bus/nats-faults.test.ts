@@ -7,10 +7,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { connect } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consumeEvents, DEAD_LETTER_HEADERS } from '../../runtime/nats/index.js';
-import { startNatsServer, type RunningBroker } from './brokers.js';
+import { startNatsServer } from './brokers.js';
 
 const MiB = 1024 * 1024;
 const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
