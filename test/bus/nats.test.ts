@@ -66,6 +66,10 @@ describe('publishEvent', () => {
     expect(JSON.parse(new TextDecoder().decode(stored!.data))).toEqual(valid('A-1'));
   }, 30_000);
 
+  it('names the subject no stream captures, rather than blaming JetStream', async () => {
+    await expect(publishEvent(js, valid('A-0'), { subject: 'uncaptured.x' })).rejects.toThrow(/no stream captures the subject "uncaptured\.x"/);
+  }, 30_000);
+
   it('de-duplicates on msgId', async () => {
     const first = await publishEvent(js, valid('A-2'), { msgId: 'A-2' });
     const again = await publishEvent(js, valid('A-2'), { msgId: 'A-2' });
