@@ -26,6 +26,9 @@ const deadLetterMsgId = (msg: JsMsg): string => `dead-letter:${msg.info.stream}:
 /** Reading the delivery count parses the reply subject: the core asks for it only when it weighs a retry. */
 const deliveryCount = (msg: JsMsg): number => msg.info.deliveryCount;
 
+/** First pause between two attempts to store a dead letter; doubles per attempt. */
+const DEAD_LETTER_RETRY_MS = 250;
+
 /** Longest an ack of a handled message is held back to be sent with the next ones. */
 const MAX_ACK_HOLD_MS = 10;
 
@@ -68,7 +71,8 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
         return decision;
       } catch (error) {
         lastError = error;
-        if (attempt < attempts) await sleep(Math.min(policy.backoffMs * 2 ** (attempt - 1), 5000));
+        // Long enough in all to ride out a cluster's leader election (a few seconds).
+        if (attempt < attempts) await sleep(Math.min(DEAD_LETTER_RETRY_MS * 2 ** (attempt - 1), 4000));
       }
     }
     // Not stored, so not acknowledged: the original stays in the stream for the next consumer.
@@ -176,8 +180,10 @@ function watchStatus(messages: { status(): AsyncIterable<{ type: string }>; clos
   let cause = 'the message iterator ended';
   void (async () => {
     for await (const status of messages.status()) {
-      if (status.type === 'consumer_deleted' || status.type === 'consumer_not_found' || status.type === 'stream_not_found') {
-        cause = `${status.type.replace(/_/g, ' ')}`;
+      // A consumer or stream not found may be a cluster electing a leader: the client retries
+      // those itself and ends the iterator when it gives up. A deletion is final.
+      if (status.type === 'consumer_deleted') {
+        cause = 'the consumer was deleted';
         await messages.close().catch(() => undefined);
         return;
       }
