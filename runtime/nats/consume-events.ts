@@ -11,7 +11,7 @@ export interface ConsumeEventsOptions extends DeliveryOptions {
   deadLetterSubject: string;
   /** Messages pulled ahead of the handler (the consumer's buffer); also the most acks held back to be sent together. Default 100. */
   maxMessages?: number;
-  /** Attempts to store one dead letter before the consumer gives up and `closed` rejects. Default 5. */
+  /** Attempts to store one dead letter before the consumer gives up and `closed` rejects. Default 6, about 15 s in all (500 ms, doubling): longer than a cluster takes to elect a leader. */
   deadLetterAttempts?: number;
 }
 
@@ -27,7 +27,7 @@ const deadLetterMsgId = (msg: JsMsg): string => `dead-letter:${msg.info.stream}:
 const deliveryCount = (msg: JsMsg): number => msg.info.deliveryCount;
 
 /** First pause between two attempts to store a dead letter; doubles per attempt. */
-const DEAD_LETTER_RETRY_MS = 250;
+const DEAD_LETTER_RETRY_MS = 500;
 
 /** Longest an ack of a handled message is held back to be sent with the next ones. */
 const MAX_ACK_HOLD_MS = 10;
@@ -54,7 +54,7 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
   const counts = emptyCounts();
   let stopping = false;
   const maxMessages = options.maxMessages ?? 100;
-  const attempts = options.deadLetterAttempts ?? 5;
+  const attempts = options.deadLetterAttempts ?? 6;
   if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`nats: deadLetterAttempts must be a positive integer, got ${String(attempts)}`);
   const messagesReady = consumer.consume({ max_messages: maxMessages });
   // Not awaited here: a failure surfaces through `closed`, never as an unhandled rejection.
@@ -71,8 +71,8 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
         return decision;
       } catch (error) {
         lastError = error;
-        // Long enough in all to ride out a cluster's leader election (a few seconds).
-        if (attempt < attempts) await sleep(Math.min(DEAD_LETTER_RETRY_MS * 2 ** (attempt - 1), 4000));
+        // Long enough in all to ride out a cluster's leader election.
+        if (attempt < attempts) await sleep(Math.min(DEAD_LETTER_RETRY_MS * 2 ** (attempt - 1), 8000));
       }
     }
     // Not stored, so not acknowledged: the original stays in the stream for the next consumer.
