@@ -3,14 +3,15 @@
  * consuming or ends with `closed` rejected by an error that says what failed; it never
  * retries a dead letter silently forever, and never drops one.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consumeEvents, DEAD_LETTER_HEADERS } from '../../runtime/nats/index.js';
-import { startNatsServer } from './brokers.js';
+import { brokerBinary, startNatsServer } from './brokers.js';
 
 const MiB = 1024 * 1024;
 const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
@@ -64,7 +65,64 @@ function invalidOfSize(bytes: number): Uint8Array {
   return data;
 }
 
+/** A server on a fixed port and store, so that it can be SIGKILLed and started again with its data. */
+function restartableServer(port: number, dir: string) {
+  const child = spawn(brokerBinary('nats-server'), ['--addr', '127.0.0.1', '--port', String(port), '--jetstream', '--store_dir', dir], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { kill: async () => (child.kill('SIGKILL'), await exited) };
+}
+
 describe('consumeEvents under broker faults', () => {
+  it('keeps consuming across a broker SIGKILLed and started again: nothing lost', async () => {
+    const first = await startNatsServer();
+    const port = first.port;
+    await first.stop();
+    const dir = mkdtempSync(join(tmpdir(), 'nats-restart-'));
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    let server = restartableServer(port, dir);
+    cleanup.push(() => server.kill());
+    const url = `nats://127.0.0.1:${port}`;
+    const nc = await (async () => {
+      for (let i = 0; ; i++) {
+        try {
+          return await connect({ servers: url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+        } catch (error) {
+          if (i > 100) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    })();
+    cleanup.push(() => nc.close());
+    const js = jetstream(nc, { timeout: 2000 });
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.add({ name: 'EV', subjects: ['ev.>'] });
+    await jsm.streams.add({ name: 'EV_DEAD', subjects: ['dead.>'] });
+    await jsm.consumers.add('EV', { durable_name: 'workers', ack_policy: AckPolicy.Explicit, ack_wait: 3_000_000_000 });
+    const handled = new Set<string>();
+    const consumption = consumeEvents(await js.consumers.get('EV', 'workers'), (event) => void handled.add((event.payload as { account_number: string }).account_number), { js, deadLetterSubject: 'dead.ev' });
+    for (let i = 0; i < 50; i++) await js.publish('ev.x', encode(valid(`A-${i}`)));
+    await until(() => handled.size === 50, 'the first 50');
+    await server.kill();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    server = restartableServer(port, dir);
+    for (let i = 50; i < 100; i++) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await js.publish('ev.x', encode(valid(`A-${i}`)));
+          break;
+        } catch (error) {
+          if (attempt > 50) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    }
+    await until(() => handled.size === 100, 'every message, after the restart', 40_000);
+    expect((await settled(consumption.closed, 10)).state).toBe('pending');
+    await consumption.stop();
+    await expect(consumption.closed).resolves.toBeUndefined();
+  }, 90_000);
+
+
   it('refuses to start when no stream captures the dead-letter subject, naming it', async () => {
     const { js, consumer } = await broker();
     await js.publish('ev.x', encode('not json'));
