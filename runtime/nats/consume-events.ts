@@ -1,5 +1,5 @@
 import type { Consumer, JetStreamClient, JsMsg } from '@nats-io/jetstream';
-import { headers } from '@nats-io/transport-node';
+import { headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { countDecision, decideDeliveryNow, deliveryPolicy, emptyCounts, type BusHandler, type Consumption, type DeliveryDecision, type DeliveryOptions } from '../bus/index.js';
 import { AckBatch } from './ack-batch.js';
 import { DEAD_LETTER_HEADERS } from './dead-letter-headers.js';
@@ -11,6 +11,13 @@ export interface ConsumeEventsOptions extends DeliveryOptions {
   deadLetterSubject: string;
   /** Messages pulled ahead of the handler (the consumer's buffer); also the most acks held back to be sent together. Default 100. */
   maxMessages?: number;
+  /** Attempts to store one dead letter before the consumer gives up and `closed` rejects. Default 6, about 15 s in all (500 ms, doubling): longer than a cluster takes to elect a leader. */
+  deadLetterAttempts?: number;
+}
+
+/** Why a consumer ended other than by `stop()`: what failed, and what to do about it. */
+export class ConsumerFailedError extends Error {
+  override name = 'ConsumerFailedError';
 }
 
 /** The dead letter's id for JetStream de-duplication: one dead letter per original, even if the original comes back. */
@@ -18,6 +25,9 @@ const deadLetterMsgId = (msg: JsMsg): string => `dead-letter:${msg.info.stream}:
 
 /** Reading the delivery count parses the reply subject: the core asks for it only when it weighs a retry. */
 const deliveryCount = (msg: JsMsg): number => msg.info.deliveryCount;
+
+/** First pause between two attempts to store a dead letter; doubles per attempt. */
+const DEAD_LETTER_RETRY_MS = 500;
 
 /** Longest an ack of a handled message is held back to be sent with the next ones. */
 const MAX_ACK_HOLD_MS = 10;
@@ -44,30 +54,40 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
   const counts = emptyCounts();
   let stopping = false;
   const maxMessages = options.maxMessages ?? 100;
+  const attempts = options.deadLetterAttempts ?? 6;
+  if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`nats: deadLetterAttempts must be a positive integer, got ${String(attempts)}`);
   const messagesReady = consumer.consume({ max_messages: maxMessages });
+  // Not awaited here: a failure surfaces through `closed`, never as an unhandled rejection.
+  messagesReady.catch(() => undefined);
+  const nc = (js as unknown as { nc?: NatsConnection }).nc;
 
   async function deadLetter(msg: JsMsg, decision: Extract<DeliveryDecision, { action: 'dead_letter' }>): Promise<DeliveryDecision> {
-    const h = headers();
-    h.set(DEAD_LETTER_HEADERS.reason, decision.reason);
-    h.set(DEAD_LETTER_HEADERS.issues, JSON.stringify(decision.issues));
-    h.set(DEAD_LETTER_HEADERS.subject, msg.subject);
-    h.set(DEAD_LETTER_HEADERS.streamSeq, String(msg.info.streamSequence));
-    h.set(DEAD_LETTER_HEADERS.deliveries, String(msg.info.deliveryCount));
-    try {
-      await js.publish(deadLetterSubject, msg.data, { headers: h, msgID: deadLetterMsgId(msg) });
-    } catch (error) {
-      // Not stored, so not acknowledged: the original comes back later.
-      const delayMs = Math.max(policy.backoffMs, 1000);
-      msg.nak(delayMs);
-      return { action: 'retry', delayMs, reason: decision.reason, error };
+    const h = deadLetterHeaders(msg, decision, maxPayload(nc));
+    let lastError: unknown;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      try {
+        await js.publish(deadLetterSubject, msg.data, { headers: h, msgID: deadLetterMsgId(msg) });
+        msg.ack();
+        return decision;
+      } catch (error) {
+        lastError = error;
+        // Long enough in all to ride out a cluster's leader election.
+        if (attempt < attempts) await sleep(Math.min(DEAD_LETTER_RETRY_MS * 2 ** (attempt - 1), 8000));
+      }
     }
-    msg.ack();
-    return decision;
+    // Not stored, so not acknowledged: the original stays in the stream for the next consumer.
+    throw new ConsumerFailedError(
+      `nats: could not store the dead letter of ${msg.info.stream} #${msg.info.streamSequence} on "${deadLetterSubject}" after ${attempts} attempts (${describe(lastError)}); ` +
+        'the original is left unacknowledged. Check that a stream captures the subject and accepts writes, then start the consumer again.',
+      { cause: lastError },
+    );
   }
 
   const closed = (async () => {
+    await checkDeadLetterStream(js, deadLetterSubject);
     const messages = await messagesReady;
     if (stopping) await messages.close();
+    const ended = watchStatus(messages, nc);
     const ackWait = await ackWaitMs(consumer);
     const progress = reportProgress(ackWait);
     const acks = new AckBatch(counts, maxMessages, Math.min(MAX_ACK_HOLD_MS, ackWait / 4));
@@ -101,6 +121,13 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
         }
         progress.inFlight = null;
       }
+      if (!stopping) {
+        const cause = ended.cause();
+        throw new ConsumerFailedError(
+          `nats: the consumer stopped receiving messages without stop() (${cause}); messages stay in the stream. ` +
+            'Start the consumer again; for a long-running consumer connect with maxReconnectAttempts: -1 and every server of the cluster.',
+        );
+      }
     } catch (error) {
       failed = true;
       throw error;
@@ -127,6 +154,84 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
       await closed.catch(() => undefined);
     },
   };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+
+/** Refuses to start when no stream stores dead letters: they could only be retried forever, or dropped. */
+async function checkDeadLetterStream(js: JetStreamClient, subject: string): Promise<void> {
+  let error: unknown;
+  try {
+    const jsm = await js.jetstreamManager();
+    if (await jsm.streams.find(subject)) return;
+  } catch (caught) {
+    error = caught;
+  }
+  throw new ConsumerFailedError(
+    `nats: no stream captures the dead-letter subject "${subject}"${error === undefined ? '' : ` (${describe(error)})`}; ` +
+      `create one before consuming, e.g. jsm.streams.add({ name: 'EVENTS_DEAD', subjects: ['${subject}'] })`,
+    { cause: error },
+  );
+}
+
+/** Watches how the pull ended: the consumer deleted, or the connection closed (its reconnect budget spent). */
+function watchStatus(messages: { status(): AsyncIterable<{ type: string }>; close(): Promise<void | Error> }, nc: NatsConnection | undefined) {
+  let cause = 'the message iterator ended';
+  void (async () => {
+    for await (const status of messages.status()) {
+      // A consumer or stream not found may be a cluster electing a leader: the client retries
+      // those itself and ends the iterator when it gives up. A deletion is final.
+      if (status.type === 'consumer_deleted') {
+        cause = 'the consumer was deleted';
+        await messages.close().catch(() => undefined);
+        return;
+      }
+    }
+  })().catch(() => undefined);
+  void nc?.closed().then((error) => {
+    cause = `the connection closed${error ? `: ${describe(error)}` : ''}`;
+    void messages.close().catch(() => undefined);
+  });
+  return { cause: () => cause };
+}
+
+/** The server's largest message (headers and data together), or NATS's default. */
+const maxPayload = (nc: NatsConnection | undefined): number => nc?.info?.max_payload ?? 1024 * 1024;
+
+/** Bytes a header takes on the wire: `Name: value\r\n`. */
+const headerBytes = (name: string, value: string) => Buffer.byteLength(name) + 2 + Buffer.byteLength(value) + 2;
+/** `NATS/1.0\r\n` before the headers, `\r\n` after, and the `Nats-Msg-Id` the publish adds. */
+const fixedHeaderBytes = (msg: JsMsg) => 10 + 2 + headerBytes('Nats-Msg-Id', deadLetterMsgId(msg));
+
+/**
+ * The dead letter's headers, sized so that headers and original bytes fit the server's
+ * `max_payload`: the issues are dropped from the end first (then the issues header itself);
+ * the original bytes are never cut. Throws if even that cannot fit.
+ */
+function deadLetterHeaders(msg: JsMsg, decision: Extract<DeliveryDecision, { action: 'dead_letter' }>, limit: number): MsgHdrs {
+  const h = headers();
+  h.set(DEAD_LETTER_HEADERS.reason, decision.reason);
+  h.set(DEAD_LETTER_HEADERS.subject, msg.subject);
+  h.set(DEAD_LETTER_HEADERS.streamSeq, String(msg.info.streamSequence));
+  h.set(DEAD_LETTER_HEADERS.deliveries, String(msg.info.deliveryCount));
+  let used = fixedHeaderBytes(msg) + msg.data.length;
+  for (const name of h.keys()) used += headerBytes(name, h.get(name));
+  const room = limit - used;
+  if (room < 0) {
+    throw new ConsumerFailedError(
+      `nats: the dead letter of ${msg.info.stream} #${msg.info.streamSequence} (${msg.data.length} bytes plus ${used - msg.data.length} bytes of headers) exceeds the server's max_payload of ${limit} bytes; ` +
+        'the original is left unacknowledged. Raise max_payload on the server, or lower maxMessageBytes (and the stream\'s max_msg_size) below it.',
+    );
+  }
+  for (let count = decision.issues.length; count >= 0; count--) {
+    const issues = JSON.stringify(decision.issues.slice(0, count));
+    if (headerBytes(DEAD_LETTER_HEADERS.issues, issues) <= room) {
+      h.set(DEAD_LETTER_HEADERS.issues, issues);
+      break;
+    }
+  }
+  return h;
 }
 
 /** The consumer's `ack_wait` in milliseconds, from the configuration the client already holds. */

@@ -4,7 +4,7 @@
  */
 export { publishEvent, eventSubject } from './publish-event.js';
 export type { PublishEventOptions } from './publish-event.js';
-export { consumeEvents } from './consume-events.js';
+export { consumeEvents, ConsumerFailedError } from './consume-events.js';
 export type { ConsumeEventsOptions } from './consume-events.js';
 export { replayDeadLetters } from './replay-dead-letters.js';
 export type { ReplayDeadLettersOptions, ReplayReport } from './replay-dead-letters.js';

@@ -22,5 +22,17 @@ export async function publishEvent(js: JetStreamClient, event: unknown, options:
   const result = validateEvent(event, { mode: options.mode ?? 'strict' });
   if (!result.ok) throw new EventValidationError(result.error);
   const subject = options.subject ?? eventSubject(result.event);
-  return js.publish(subject, JSON.stringify(result.event), options.msgId === undefined ? undefined : { msgID: options.msgId });
+  try {
+    return await js.publish(subject, JSON.stringify(result.event), options.msgId === undefined ? undefined : { msgID: options.msgId });
+  } catch (error) {
+    // The server answers "no responders" both when JetStream is off and when no stream captures
+    // the subject; the client calls both `JetStreamNotEnabled`. The missing stream is the usual cause.
+    if (error instanceof Error && error.name === 'JetStreamNotEnabled') {
+      throw new Error(
+        `nats: no stream captures the subject "${subject}" (or JetStream is not enabled on the server): create one, e.g. jsm.streams.add({ name: 'EVENTS', subjects: ['events.>'] }), or start nats-server with -js`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }

@@ -106,8 +106,8 @@ async function startServer(name: 'nats-server' | 'redis-server', args: (port: nu
 }
 
 /** A JetStream-enabled `nats-server` with its store in a temporary directory. */
-export const startNatsServer = (): Promise<RunningBroker> =>
-  startServer('nats-server', (port, dir) => ['--addr', '127.0.0.1', '--port', String(port), '--jetstream', '--store_dir', dir], 'nats');
+export const startNatsServer = (extraArgs: readonly string[] = []): Promise<RunningBroker> =>
+  startServer('nats-server', (port, dir) => ['--addr', '127.0.0.1', '--port', String(port), '--jetstream', '--store_dir', dir, ...extraArgs], 'nats');
 
 /** A `redis-server` that keeps nothing on disk. */
 export const startRedisServer = (): Promise<RunningBroker> =>

@@ -1,5 +1,5 @@
 /**
- * One consumer process of the scale-out test. Argument: JSON `{ broker, url, name, log, summary }`.
+ * One consumer process of the scale-out and cluster tests. Argument: JSON `{ broker, url, name, log, summary }`.
  * Appends the id and delivery count of each handled message to `log` (synchronously, so a SIGKILL loses no line),
  * prints `ready` once connected, starts consuming when a line `go` comes on standard input (so
  * that all three start together on a full stream), and on SIGTERM stops, writes its counts to
@@ -37,7 +37,8 @@ async function start(): Promise<{ consumption: Consumption; close: () => Promise
     const { connect } = await import('@nats-io/transport-node');
     const { jetstream } = await import('@nats-io/jetstream');
     const { consumeEvents } = await import('../../../runtime/nats/index.js');
-    const nc = await connect({ servers: config.url });
+    // `url` may list several servers (a cluster), comma-separated.
+    const nc = await connect({ servers: config.url.split(','), maxReconnectAttempts: -1 });
     const js = jetstream(nc);
     const consumer = await js.consumers.get('SCALE', 'workers');
     process.stdout.write('ready\n');

@@ -1,0 +1,195 @@
+/**
+ * The JetStream consumer under broker faults, against a real `nats-server`: it either keeps
+ * consuming or ends with `closed` rejected by an error that says what failed; it never
+ * retries a dead letter silently forever, and never drops one.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { afterEach, describe, expect, it } from 'vitest';
+import { consumeEvents, DEAD_LETTER_HEADERS } from '../../runtime/nats/index.js';
+import { brokerBinary, startNatsServer } from './brokers.js';
+
+const MiB = 1024 * 1024;
+const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
+const valid = (account: string) => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
+
+const cleanup: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
+}, 30_000);
+
+async function broker(extraArgs: string[] = [], connectOptions: Parameters<typeof connect>[0] = {}) {
+  const server = await startNatsServer(extraArgs);
+  cleanup.push(() => server.stop());
+  const nc = await connect({ servers: server.url, ...connectOptions });
+  cleanup.push(() => nc.close());
+  const js = jetstream(nc, { timeout: 1000 });
+  const jsm = await jetstreamManager(nc);
+  await jsm.streams.add({ name: 'EV', subjects: ['ev.>'] });
+  await jsm.consumers.add('EV', { durable_name: 'workers', ack_policy: AckPolicy.Explicit, ack_wait: 5_000_000_000 });
+  return { server, nc, js, jsm, consumer: await js.consumers.get('EV', 'workers') };
+}
+
+/** A server whose `max_payload` is set from a config file (the command line has no flag for it). */
+function maxPayloadArgs(bytes: number): string[] {
+  const file = join(mkdtempSync(join(tmpdir(), 'nats-conf-')), 'server.conf');
+  writeFileSync(file, `max_payload: ${bytes}\n`);
+  return ['-c', file];
+}
+
+/** How `closed` settled within `ms`: 'pending' if it did not. */
+async function settled(closed: Promise<void>, ms: number): Promise<{ state: 'resolved' | 'rejected' | 'pending'; error?: Error }> {
+  const timeout = new Promise<{ state: 'pending' }>((resolve) => setTimeout(() => resolve({ state: 'pending' }), ms));
+  return Promise.race([closed.then(() => ({ state: 'resolved' as const }), (error: Error) => ({ state: 'rejected' as const, error })), timeout]);
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** An invalid event (no account number) of exactly `bytes` bytes, padded by a long e-mail address. */
+function invalidOfSize(bytes: number): Uint8Array {
+  const base = { type: 'account.created', version: 'v1', payload: { account_user_emails: ['a@example.com'] } };
+  const pad = bytes - encode(base).length - 3; // a new element: ,"…"
+  base.payload.account_user_emails.push('p'.repeat(pad));
+  const data = encode(base);
+  expect(data.length).toBe(bytes);
+  return data;
+}
+
+/** A server on a fixed port and store, so that it can be SIGKILLed and started again with its data. */
+function restartableServer(port: number, dir: string) {
+  const child = spawn(brokerBinary('nats-server'), ['--addr', '127.0.0.1', '--port', String(port), '--jetstream', '--store_dir', dir], { stdio: 'ignore' });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return { kill: async () => (child.kill('SIGKILL'), await exited) };
+}
+
+describe('consumeEvents under broker faults', () => {
+  it('keeps consuming across a broker SIGKILLed and started again: nothing lost', async () => {
+    const first = await startNatsServer();
+    const port = first.port;
+    await first.stop();
+    const dir = mkdtempSync(join(tmpdir(), 'nats-restart-'));
+    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
+    let server = restartableServer(port, dir);
+    cleanup.push(() => server.kill());
+    const url = `nats://127.0.0.1:${port}`;
+    const nc = await (async () => {
+      for (let i = 0; ; i++) {
+        try {
+          return await connect({ servers: url, maxReconnectAttempts: -1, reconnectTimeWait: 100 });
+        } catch (error) {
+          if (i > 100) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      }
+    })();
+    cleanup.push(() => nc.close());
+    const js = jetstream(nc, { timeout: 2000 });
+    const jsm = await jetstreamManager(nc);
+    await jsm.streams.add({ name: 'EV', subjects: ['ev.>'] });
+    await jsm.streams.add({ name: 'EV_DEAD', subjects: ['dead.>'] });
+    await jsm.consumers.add('EV', { durable_name: 'workers', ack_policy: AckPolicy.Explicit, ack_wait: 3_000_000_000 });
+    const handled = new Set<string>();
+    const consumption = consumeEvents(await js.consumers.get('EV', 'workers'), (event) => void handled.add((event.payload as { account_number: string }).account_number), { js, deadLetterSubject: 'dead.ev' });
+    for (let i = 0; i < 50; i++) await js.publish('ev.x', encode(valid(`A-${i}`)));
+    await until(() => handled.size === 50, 'the first 50');
+    await server.kill();
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    server = restartableServer(port, dir);
+    for (let i = 50; i < 100; i++) {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await js.publish('ev.x', encode(valid(`A-${i}`)));
+          break;
+        } catch (error) {
+          if (attempt > 50) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      }
+    }
+    await until(() => handled.size === 100, 'every message, after the restart', 40_000);
+    expect((await settled(consumption.closed, 10)).state).toBe('pending');
+    await consumption.stop();
+    await expect(consumption.closed).resolves.toBeUndefined();
+  }, 90_000);
+
+
+  it('refuses to start when no stream captures the dead-letter subject, naming it', async () => {
+    const { js, consumer } = await broker();
+    await js.publish('ev.x', encode('not json'));
+    const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject: 'nowhere.dead' });
+    const outcome = await settled(consumption.closed, 15_000);
+    expect(outcome.state).toBe('rejected');
+    expect(outcome.error!.message).toMatch(/no stream captures the dead-letter subject "nowhere\.dead"/);
+    expect(consumption.counts.retried).toBe(0);
+  }, 60_000);
+
+  it('rejects closed after a bounded number of attempts when the dead-letter store fails mid-run; the original stays unacknowledged', async () => {
+    const { js, jsm, consumer } = await broker();
+    await jsm.streams.add({ name: 'EV_DEAD', subjects: ['dead.>'] });
+    const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject: 'dead.ev', backoffMs: 20, deadLetterAttempts: 3 });
+    await js.publish('ev.x', encode('not json'));
+    await until(() => consumption.counts.deadLettered.malformed_message === 1, 'the first dead letter');
+    await jsm.streams.delete('EV_DEAD');
+    await js.publish('ev.x', encode('still not json'));
+    const outcome = await settled(consumption.closed, 20_000);
+    expect(outcome.state).toBe('rejected');
+    expect(outcome.error!.message).toMatch(/could not store the dead letter of EV #2 on "dead\.ev" after 3 attempts/);
+    expect(consumption.counts.deadLettered.malformed_message).toBe(1);
+    // Neither acknowledged nor dropped: still the consumer's, to be delivered again.
+    const info = await consumer.info();
+    expect(info.ack_floor.stream_seq).toBe(1);
+    expect(info.num_ack_pending + info.num_pending).toBe(1);
+  }, 60_000);
+
+  it('rejects closed when the broker stays down past the reconnect budget', async () => {
+    const { js, jsm, server, consumer } = await broker([], { maxReconnectAttempts: 2, reconnectTimeWait: 100 });
+    await jsm.streams.add({ name: 'EV_DEAD', subjects: ['dead.>'] });
+    const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject: 'dead.ev' });
+    await js.publish('ev.x', encode(valid('A-1')));
+    await until(() => consumption.counts.handled === 1, 'one message handled');
+    await server.stop();
+    const outcome = await settled(consumption.closed, 30_000);
+    expect(outcome.state).toBe('rejected');
+    expect(outcome.error!.message).toMatch(/stopped receiving messages without stop\(\).*connection closed/);
+  }, 60_000);
+
+  it('dead-letters an invalid message of 1 MiB − 1 byte with its bytes intact, shrinking the issues header to fit max_payload', async () => {
+    const { js, jsm, consumer } = await broker(maxPayloadArgs(MiB + 200));
+    await jsm.streams.add({ name: 'EV_DEAD', subjects: ['dead.>'] });
+    const data = invalidOfSize(MiB - 1);
+    await js.publish('ev.x', data);
+    const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject: 'dead.ev', backoffMs: 20 });
+    await until(() => consumption.counts.deadLettered.invalid_payload === 1, 'the dead letter', 30_000);
+    await consumption.stop();
+    await expect(consumption.closed).resolves.toBeUndefined();
+    const stored = await jsm.streams.getMessage('EV_DEAD', { seq: 1 });
+    expect(stored!.data).toEqual(data);
+    expect(stored!.header.get(DEAD_LETTER_HEADERS.reason)).toBe('invalid_payload');
+    // Its one issue (129 bytes of header) does not fit in the 200 bytes over 1 MiB; the other headers do.
+    expect(stored!.header.get(DEAD_LETTER_HEADERS.issues)).toBe('[]');
+    expect(stored!.header.get(DEAD_LETTER_HEADERS.streamSeq)).toBe('1');
+    expect(consumption.counts.retried).toBe(0);
+  }, 60_000);
+
+  it('rejects closed, rather than loop, when even a dead letter without issues exceeds max_payload', async () => {
+    const { js, jsm, consumer } = await broker(maxPayloadArgs(MiB));
+    await jsm.streams.add({ name: 'EV_DEAD', subjects: ['dead.>'] });
+    await js.publish('ev.x', invalidOfSize(MiB - 1));
+    const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject: 'dead.ev', backoffMs: 20 });
+    const outcome = await settled(consumption.closed, 20_000);
+    expect(outcome.state).toBe('rejected');
+    expect(outcome.error!.message).toMatch(/exceeds the server's max_payload of 1048576 bytes/);
+    expect(consumption.counts.retried).toBe(0);
+    expect((await jsm.streams.info('EV_DEAD')).state.messages).toBe(0);
+  }, 60_000);
+});
