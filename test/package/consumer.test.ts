@@ -28,7 +28,8 @@ const write = (path: string, text: string) => {
 };
 
 beforeAll(() => {
-  execFileSync('npm', ['run', '-s', 'build'], { cwd: ROOT, stdio: 'pipe' });
+  // No build first: `npm pack` must build dist/ itself (prepack), as `npm publish` from a clean clone does.
+  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
   const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
   tarballPath = join(work, tarball);
   write(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
@@ -45,6 +46,15 @@ function installedVersion(name: string): string {
 const MESSAGE = `{ type: 'account.created', version: 'v1', payload: { account_number: 'A-1', account_user_emails: [] } }`;
 
 describe('the packed tarball', () => {
+  it('holds the built code, the licence and every generated file the README sends users to', () => {
+    const files = new Set(execFileSync('tar', ['-tzf', tarballPath], { encoding: 'utf8' }).split('\n').map((line) => line.replace(/^package\//, '')));
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const linked = ['generated/api/README.md', 'generated/api/schemas/', 'generated/docs/README.md', 'generated/openapi.yaml', 'generated/asyncapi.yaml'];
+    for (const path of linked) expect(readme, `README names ${path}`).toContain(path);
+    const missing = ['dist/index.js', 'dist/index.cjs', 'dist/cli.js', 'LICENSE', ...linked].filter((path) => !(path.endsWith('/') ? [...files].some((file) => file.startsWith(path)) : files.has(path)));
+    expect(missing).toEqual([]);
+  });
+
   it('passes publint with warnings treated as errors', () => {
     const result = run(process.execPath, [join(ROOT, 'node_modules/publint/src/cli.js'), 'run', '--strict', tarballPath], ROOT);
     expect(result.stdout + result.stderr).toContain('All good!');
