@@ -8,7 +8,7 @@ export interface ConsumeEventsOptions extends Omit<DeliveryOptions, 'backoffMs'>
   group: string;
   /** This consumer's name in the group: unique per process. */
   consumer: string;
-  /** Where dead letters are added, in the same `MULTI` as the original's `XACK`. */
+  /** Where dead letters are added, in the same script as the original's `XACK`. */
   deadLetterStream: string;
   /**
    * A message pending this long is claimed by whichever consumer of the group looks next:
@@ -31,6 +31,23 @@ export interface StreamMessage {
   deliveries: number;
 }
 
+/** The dead letter's field holding, for an entry without a message, all of its fields (JSON). */
+export const ORIGINAL_FIELDS = 'original_fields';
+
+/**
+ * Stores a dead letter and acknowledges its original in one step, only while this consumer
+ * still owns the entry: another consumer may have claimed it after `claimIdleMs`. XADD comes
+ * before XACK, so a failed XADD leaves the original pending.
+ * KEYS: stream, dead-letter stream. ARGV: group, entry id, consumer, the dead letter's fields.
+ */
+const DEAD_LETTER_SCRIPT = `
+local owner = redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[2], ARGV[2], 1, ARGV[3])
+if #owner == 0 then return 0 end
+redis.call('XADD', KEYS[2], '*', unpack(ARGV, 4))
+redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
+return 1
+`;
+
 const noMessageField = (): DeliveryDecision => ({
   action: 'dead_letter',
   reason: 'malformed_message',
@@ -43,7 +60,8 @@ const noMessageField = (): DeliveryDecision => ({
  * from `XREADGROUP`; entries pending longer than `claimIdleMs` (a dead consumer's, or a failed
  * handler's) are taken over with `XAUTOCLAIM`, their delivery count read from `XPENDING`.
  * Handled → `XACK`; handler threw → left pending, claimed again after `claimIdleMs`, until
- * `maxDeliver`; rejected → `XADD` to `deadLetterStream` and `XACK` in one `MULTI`.
+ * `maxDeliver`; rejected → `XADD` to `deadLetterStream` and `XACK` in one script, only while
+ * this consumer still owns the entry. Refuses to start without the group.
  * Reads block the connection: give the consumer a connection of its own.
  */
 export function consumeEvents(redis: Redis, handler: BusHandler<StreamMessage>, options: ConsumeEventsOptions): Consumption {
@@ -82,34 +100,30 @@ export function consumeEvents(redis: Redis, handler: BusHandler<StreamMessage>, 
         // Stays pending; XAUTOCLAIM hands it out again after claimIdleMs.
         return decision;
       case 'dead_letter': {
-        const original = entry.fields.get(MESSAGE_FIELD) ?? '';
-        // A transaction the server refuses as a whole (EXECABORT) rejects here: nothing
-        // happened, the entry stays pending, and the consumer stops with that error.
-        const results = await redis
-          .multi()
-          .xadd(deadLetterStream, '*', MESSAGE_FIELD, original, 'reason', decision.reason, 'issues', JSON.stringify(decision.issues), 'original_id', entry.id, 'deliveries', String(deliveries))
-          .xack(stream, group, entry.id)
-          .exec();
-        const addError = results?.[0]?.[0];
-        if (results === null || addError) {
-          // A command that fails inside EXEC does not stop the next one: the XACK may have
-          // dropped the original although its dead letter was not stored. Put it back, then stop.
-          if (results !== null && !results[1]?.[0]) await redis.xadd(stream, '*', MESSAGE_FIELD, original);
-          throw new Error(`redis-streams: could not store the dead letter of ${entry.id} in ${deadLetterStream}: ${addError instanceof Error ? addError.message : 'transaction aborted'}`);
+        const original = entry.fields.get(MESSAGE_FIELD);
+        const fields: (string | Buffer)[] = [MESSAGE_FIELD, original ?? '', 'reason', decision.reason, 'issues', JSON.stringify(decision.issues), 'original_id', entry.id, 'deliveries', String(deliveries)];
+        // An entry without a message keeps its other fields, so the dead letter loses nothing.
+        if (original === undefined) fields.push(ORIGINAL_FIELDS, JSON.stringify(Object.fromEntries([...entry.fields].map(([name, value]) => [name, value.toString('utf8')]))));
+        try {
+          await redis.eval(DEAD_LETTER_SCRIPT, 2, stream, deadLetterStream, group, entry.id, consumer, ...fields);
+        } catch (error) {
+          // The script stops at the failed XADD, before its XACK: the original stays pending.
+          throw new Error(`redis-streams: could not store the dead letter of ${entry.id} in ${deadLetterStream}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
         }
+        // The script returns 0 when another consumer claimed the entry meanwhile (this one held
+        // it past claimIdleMs): that consumer dead-letters it, so there is one per original.
         return decision;
       }
     }
   }
 
   const closed = (async () => {
-    // Inside MULTI a command that fails at run time does not stop the next one: an XADD to a
-    // key that is not a stream would fail while the XACK still drops the original. So refuse
-    // to start on such a key.
+    // A dead letter could never be stored on a key that is not a stream: refuse to start on one.
     const deadLetterKeyType = await redis.type(deadLetterStream);
     if (deadLetterKeyType !== 'stream' && deadLetterKeyType !== 'none') {
       throw new TypeError(`redis-streams: deadLetterStream ${JSON.stringify(deadLetterStream)} holds a ${deadLetterKeyType}, not a stream`);
     }
+    await requireGroup(redis, stream, group);
     let cursor = '0-0';
     let nextClaimAt = 0;
     while (!stopping) {
@@ -141,4 +155,17 @@ export function consumeEvents(redis: Redis, handler: BusHandler<StreamMessage>, 
       await closed.catch(() => undefined);
     },
   };
+}
+
+/**
+ * A missing group would only fail at the first read with a bare NOGROUP; say which group and
+ * how to create it. Creating it here is left to the caller: only they know where it must start.
+ */
+async function requireGroup(redis: Redis, stream: string, group: string): Promise<void> {
+  const groups = (await redis.call('XINFO', 'GROUPS', stream).catch(() => [])) as unknown[][];
+  if (groups.some((fields) => fields[fields.indexOf('name') + 1] === group)) return;
+  throw new Error(
+    `redis-streams: stream ${JSON.stringify(stream)} has no consumer group ${JSON.stringify(group)}; ` +
+      `create it once before consuming, from the start of the stream: XGROUP CREATE ${stream} ${group} 0 MKSTREAM`,
+  );
 }

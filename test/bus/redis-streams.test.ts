@@ -1,7 +1,7 @@
 /**
  * The Redis Streams adapter against a real `redis-server` (Debian's 7.0): publish validates
  * first; a consumer group's consumer acks, leaves failed messages pending to be claimed
- * again, and adds each dead letter in the same MULTI as the XACK; replay moves back what is
+ * again, and adds each dead letter in the same script as the XACK; replay moves back what is
  * valid now.
  */
 import { Redis } from 'ioredis';
@@ -152,17 +152,54 @@ describe('consumeEvents', () => {
     expect(await redis.xlen('guarded')).toBe(1);
   }, 30_000);
 
-  it('when storing a dead letter fails while running, puts the original back and stops', async () => {
+  it('when storing a dead letter fails while running, leaves the original pending and stops', async () => {
     await redis.xgroup('CREATE', 'swapped', 'workers', '$', 'MKSTREAM');
     await redis.xadd('swapped', '*', 'message', JSON.stringify(valid('A-1')));
     const consumption = consumeEvents(connection(), () => undefined, { stream: 'swapped', group: 'workers', consumer: 'c', deadLetterStream: 'swapped:dead', blockMs: 100 });
     await until(() => consumption.counts.handled === 1, 'the consumer running');
     await redis.set('swapped:dead', 'not a stream any more');
-    await redis.xadd('swapped', '*', 'message', 'not json');
-    await expect(consumption.closed).rejects.toThrow(/could not store the dead letter of \d+-\d+ in swapped:dead: WRONGTYPE/);
+    const rejected = await redis.xadd('swapped', '*', 'message', 'not json');
+    await expect(consumption.closed).rejects.toThrow(/could not store the dead letter of \d+-\d+ in swapped:dead: .*WRONGTYPE/);
     const entries = (await redis.xrange('swapped', '-', '+')) as [string, string[]][];
-    expect(entries.map(([, fields]) => fields[1])).toEqual([JSON.stringify(valid('A-1')), 'not json', 'not json']);
+    expect(entries.map(([, fields]) => fields[1])).toEqual([JSON.stringify(valid('A-1')), 'not json']);
+    const pending = (await redis.xpending('swapped', 'workers', '-', '+', 10)) as [string, string, number, number][];
+    expect(pending.map(([id]) => id)).toEqual([rejected]);
   }, 30_000);
+
+  it('refuses to start without its consumer group, naming the group and the command that creates it', async () => {
+    await redis.xadd('groupless', '*', 'message', JSON.stringify(valid('A-1')));
+    const consumption = consumeEvents(connection(), () => undefined, { stream: 'groupless', group: 'workers', consumer: 'c', deadLetterStream: 'groupless:dead', blockMs: 100 });
+    await expect(consumption.closed).rejects.toThrow('redis-streams: stream "groupless" has no consumer group "workers"; create it once before consuming, from the start of the stream: XGROUP CREATE groupless workers 0 MKSTREAM');
+  }, 30_000);
+
+  it('dead-letters an entry without a "message" field with every field it had', async () => {
+    await redis.xgroup('CREATE', 'fieldless', 'workers', '$', 'MKSTREAM');
+    const id = await redis.xadd('fieldless', '*', 'payload', '{"a":1}', 'source', 'legacy');
+    const consumption = consumeEvents(connection(), () => undefined, { stream: 'fieldless', group: 'workers', consumer: 'c', deadLetterStream: 'fieldless:dead', blockMs: 100 });
+    await until(() => consumption.counts.deadLettered.malformed_message === 1, 'the dead letter');
+    await consumption.stop();
+    const [letter] = await deadLetters('fieldless:dead');
+    expect(letter).toMatchObject({ message: '', reason: 'malformed_message', original_id: id });
+    expect(JSON.parse(letter!.original_fields!)).toEqual({ payload: '{"a":1}', source: 'legacy' });
+  }, 30_000);
+
+  it('a batch that outlives claimIdleMs: each rejected entry dead-lettered once, by whichever consumer owns it', async () => {
+    await redis.xgroup('CREATE', 'slow', 'workers', '$', 'MKSTREAM');
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) ids.push((await redis.xadd('slow', '*', 'message', JSON.stringify(valid(`A-${i}`))))!);
+    const rejected: string[] = [];
+    for (let i = 0; i < 5; i++) rejected.push((await redis.xadd('slow', '*', 'message', `not json ${i}`))!);
+    const options = { stream: 'slow', group: 'workers', deadLetterStream: 'slow:dead', claimIdleMs: 300, blockMs: 100 };
+    const slowHandler = () => new Promise((resolve) => setTimeout(resolve, 100));
+    // The first consumer reads all 15 entries in one batch and takes about a second on the valid ones.
+    const first = consumeEvents(connection(), slowHandler, { ...options, consumer: 'first' });
+    await until(() => first.counts.received >= 1, 'the first batch');
+    const second = consumeEvents(connection(), slowHandler, { ...options, consumer: 'second' });
+    await until(async () => (await redis.xpending('slow', 'workers'))[0] === 0, 'every entry settled');
+    await Promise.all([first.stop(), second.stop()]);
+    const letters = await deadLetters('slow:dead');
+    expect(letters.map((letter) => letter.original_id).sort()).toEqual([...rejected].sort());
+  }, 60_000);
 
   it('rejects a missing option at once', () => {
     expect(() => consumeEvents(redis, () => undefined, { stream: 's', group: 'g', consumer: '', deadLetterStream: 'd' })).toThrow(/consumer/);
