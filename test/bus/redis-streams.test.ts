@@ -47,6 +47,26 @@ async function deadLetters(stream: string) {
 const settledTotal = (c: { handled: number; ignored: number; deadLettered: Record<string, number> }) => c.handled + c.ignored + Object.values(c.deadLettered).reduce((a, b) => a + b, 0);
 
 describe('publishEvent', () => {
+  it('with a msgId, stores a retried publish once within the window and resolves with the first entry id', async () => {
+    const first = await publishEvent(redis, valid('A-1'), { stream: 'once', msgId: 'account.created:A-1', duplicateWindowMs: 1000 });
+    const again = await publishEvent(redis, valid('A-1'), { stream: 'once', msgId: 'account.created:A-1', duplicateWindowMs: 1000 });
+    expect(again).toBe(first);
+    expect(await redis.xlen('once')).toBe(1);
+    expect(await redis.pttl('once:msg-id:account.created:A-1')).toBeGreaterThan(0);
+    await redis.del('once:msg-id:account.created:A-1'); // the window over
+    expect(await publishEvent(redis, valid('A-1'), { stream: 'once', msgId: 'account.created:A-1' })).not.toBe(first);
+    expect(await redis.xlen('once')).toBe(2);
+  });
+
+  it('a publish retried after its connection was killed (ioredis reconnects) stores the event once', async () => {
+    const producer = connection();
+    const producerId = await producer.client('ID');
+    await publishEvent(producer, valid('A-2'), { stream: 'resent', msgId: 'account.created:A-2' });
+    await redis.client('KILL', 'ID', String(producerId));
+    await publishEvent(producer, valid('A-2'), { stream: 'resent', msgId: 'account.created:A-2' });
+    expect(await redis.xlen('resent')).toBe(1);
+  }, 30_000);
+
   it('adds a valid event as the "message" field and resolves with the entry id', async () => {
     const id = await publishEvent(redis, valid('A-1'), { stream: 'pub' });
     expect(await redis.xrange('pub', '-', '+')).toEqual([[id, ['message', JSON.stringify(valid('A-1'))]]]);
