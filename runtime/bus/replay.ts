@@ -8,7 +8,15 @@ export interface ReplaySelection {
   limit?: number;
   /** Only report what would move. */
   dryRun?: boolean;
+  /**
+   * The consumers' `maxMessageBytes` (default 1 MiB, theirs too): a dead letter larger than
+   * this would only be dead-lettered again, so it stays, kept as `too_large`.
+   */
+  maxMessageBytes?: number;
 }
+
+/** Why a dead letter stays although it is valid: the consumers would refuse it again unread. */
+export const TOO_LARGE = 'too_large';
 
 /** What a replay did: `Why` names why a dead letter stays, `Moved` describes one that moved. */
 export interface ReplayTally<Why extends string, Moved> {
@@ -27,6 +35,9 @@ export const emptyTally = <Why extends string, Moved>(): ReplayTally<Why, Moved>
 export function keep<Why extends string>(tally: ReplayTally<Why, unknown>, why: Why): void {
   tally.kept[why] = (tally.kept[why] ?? 0) + 1;
 }
+
+/** Whether the consumers would dead-letter these bytes again unread, for their size. */
+export const tooLarge = (data: Uint8Array, selection: ReplaySelection): boolean => data.byteLength > (selection.maxMessageBytes ?? 1024 * 1024);
 
 /** The re-check of a dead letter's original bytes, in the selection's mode. */
 export const recheck = (data: string | Uint8Array, selection: ReplaySelection): ValidationResult => decodeEvent(data, { mode: selection.mode ?? 'tolerant' });

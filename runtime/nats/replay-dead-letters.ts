@@ -1,6 +1,6 @@
 import type { JetStreamManager } from '@nats-io/jetstream';
 import type { EventErrorCode } from '../index.js';
-import { emptyTally, keep, recheck, type ReplaySelection, type ReplayTally } from '../bus/replay.js';
+import { emptyTally, keep, recheck, TOO_LARGE, tooLarge, type ReplaySelection, type ReplayTally } from '../bus/replay.js';
 import { DEAD_LETTER_HEADERS } from './dead-letter-headers.js';
 
 export interface ReplayDeadLettersOptions extends ReplaySelection {
@@ -9,13 +9,14 @@ export interface ReplayDeadLettersOptions extends ReplaySelection {
 }
 
 /** What a replay did; each moved one names its dead-letter sequence, the subject it went to and the reason it had been set aside for. */
-export type ReplayReport = ReplayTally<EventErrorCode | 'no_subject', { deadLetterSeq: number; subject: string; reason: string }>;
+export type ReplayReport = ReplayTally<EventErrorCode | 'no_subject' | typeof TOO_LARGE, { deadLetterSeq: number; subject: string; reason: string }>;
 
 /**
  * After an upgrade (a newer catalog, a fixed handler): re-validates every dead letter in
  * `stream`; each one that is valid now is published again on its original subject
  * (`Catalog-Subject`), de-duplicated by its dead-letter sequence, and then deleted from the
- * dead-letter stream. The rest stay, counted by the reason they still fail.
+ * dead-letter stream. The rest stay, counted by the reason they still fail (`too_large`: valid, but
+ * over `maxMessageBytes`, so the consumers would refuse it again).
  */
 export async function replayDeadLetters(jsm: JetStreamManager, options: ReplayDeadLettersOptions): Promise<ReplayReport> {
   const js = jsm.jetstream();
@@ -31,6 +32,10 @@ export async function replayDeadLetters(jsm: JetStreamManager, options: ReplayDe
     const result = recheck(stored.data, options);
     if (!result.ok) {
       keep(report, result.error.code);
+      continue;
+    }
+    if (tooLarge(stored.data, options)) {
+      keep(report, TOO_LARGE);
       continue;
     }
     if (subject === '') {

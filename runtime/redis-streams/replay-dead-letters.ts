@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { EventErrorCode } from '../index.js';
-import { emptyTally, keep, recheck, type ReplaySelection, type ReplayTally } from '../bus/replay.js';
+import { emptyTally, keep, recheck, TOO_LARGE, tooLarge, type ReplaySelection, type ReplayTally } from '../bus/replay.js';
 import { MESSAGE_FIELD } from './publish-event.js';
 import { replyText, toEntries } from './stream-replies.js';
 
@@ -12,14 +12,15 @@ export interface ReplayDeadLettersOptions extends ReplaySelection {
 }
 
 /** What a replay did; each moved one names its dead-letter id, its new id in `stream` and the reason it had been set aside for. */
-export type ReplayReport = ReplayTally<EventErrorCode, { deadLetterId: string; id: string; reason: string }>;
+export type ReplayReport = ReplayTally<EventErrorCode | typeof TOO_LARGE, { deadLetterId: string; id: string; reason: string }>;
 
 const PAGE = 200;
 
 /**
  * After an upgrade (a newer catalog, a fixed handler): re-validates every dead letter; each
  * one that is valid now is added to `stream` again and deleted from the dead-letter stream in
- * one `MULTI`. The rest stay, counted by the reason they still fail.
+ * one `MULTI`. The rest stay, counted by the reason they still fail (`too_large`: valid, but
+ * over `maxMessageBytes`, so the consumers would refuse it again).
  */
 export async function replayDeadLetters(redis: Redis, options: ReplayDeadLettersOptions): Promise<ReplayReport> {
   const report: ReplayReport = emptyTally();
@@ -34,6 +35,10 @@ export async function replayDeadLetters(redis: Redis, options: ReplayDeadLetters
       const result = recheck(data, options);
       if (!result.ok) {
         keep(report, result.error.code);
+        continue;
+      }
+      if (tooLarge(data, options)) {
+        keep(report, TOO_LARGE);
         continue;
       }
       let id = '';

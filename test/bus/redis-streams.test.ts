@@ -227,6 +227,20 @@ describe('consumeEvents', () => {
 });
 
 describe('replayDeadLetters', () => {
+  it('keeps a valid dead letter the consumers would refuse again for its size, and reports it', async () => {
+    const emails = Array.from({ length: 90_000 }, (_, i) => `user-${i}@example.com`);
+    const large = JSON.stringify({ ...valid('A-1'), payload: { account_number: 'A-1', account_user_emails: emails } });
+    expect(large.length).toBeGreaterThan(2 * 1024 * 1024);
+    await redis.xadd('big:dead', '*', 'message', large, 'reason', 'malformed_message');
+    for (let replay = 0; replay < 2; replay++) {
+      expect(await replayDeadLetters(redis, { deadLetterStream: 'big:dead', stream: 'big' })).toEqual({ examined: 1, moved: 0, kept: { too_large: 1 }, movedMessages: [] });
+    }
+    expect(await redis.xlen('big')).toBe(0);
+    expect(await redis.xlen('big:dead')).toBe(1);
+    // A consumer that allows more takes it back.
+    expect(await replayDeadLetters(redis, { deadLetterStream: 'big:dead', stream: 'big', maxMessageBytes: 4 * 1024 * 1024 })).toMatchObject({ moved: 1 });
+  }, 30_000);
+
   it('adds again what is valid now, keeps the rest, and says what it moved', async () => {
     await redis.xadd('rpl:dead', '*', 'message', JSON.stringify(valid('A-1')), 'reason', 'handler_failed', 'issues', '[]', 'original_id', '1-0', 'deliveries', '5');
     await redis.xadd('rpl:dead', '*', 'message', JSON.stringify({ ...valid('A-2'), version: 'v99' }), 'reason', 'unknown_event_version');
