@@ -55,6 +55,17 @@ describe('the packed tarball', () => {
     expect(missing).toEqual([]);
   });
 
+  it('an uncaught EventValidationError prints a readable stack, and under --enable-source-maps names the runtime source', () => {
+    write(join(consumer, 'uncaught.cjs'), `require('${PACKAGE}').createHandler({})({ type: 'account.created', version: 'v1', payload: {} });`);
+    const plain = run(process.execPath, ['uncaught.cjs'], consumer);
+    expect(plain.status).toBe(1);
+    const firstLines = plain.stderr.split('\n').slice(0, 4);
+    expect(Math.max(...firstLines.map((line) => line.length)), firstLines.join('\n')).toBeLessThan(200);
+    expect(plain.stderr).toMatch(/EventValidationError: invalid account\.created v1 payload/);
+    const mapped = run(process.execPath, ['--enable-source-maps', 'uncaught.cjs'], consumer);
+    expect(mapped.stderr).toMatch(/at dispatch \(.*runtime\/create-handler\.ts:\d+:\d+\)/);
+  }, SPAWNS);
+
   it('passes publint with warnings treated as errors', () => {
     const result = run(process.execPath, [join(ROOT, 'node_modules/publint/src/cli.js'), 'run', '--strict', tarballPath], ROOT);
     expect(result.stdout + result.stderr).toContain('All good!');
