@@ -42,12 +42,26 @@ export interface EventHandler<R> {
 
 type AnyHandler = (payload: unknown, event: unknown) => unknown;
 
+/** The union of what the handlers of a map return: sync and async handlers may be mixed. */
+export type HandlerResult<M> = {
+  [T in keyof M]-?: { [V in keyof M[T]]-?: M[T][V] extends (...args: never[]) => infer R ? R : never }[keyof M[T]];
+}[keyof M];
+
+/** A map's keys checked against the catalog: an unknown type or version is a compile error. */
+type KnownEventsOnly<M> = {
+  [T in keyof M]: T extends EventType ? { [V in keyof M[T]]: V extends EventVersion<T> ? M[T][V] : never } : never;
+};
+
 /**
  * Typed dispatch: validates each message, then calls `handlers[type][version]` with the
- * typed payload. Free of any transport: call it from whatever delivers messages.
+ * typed payload. Free of any transport: call it from whatever delivers messages. The
+ * handler's result is the union of what the handlers (and hooks) return.
  * Throws a `TypeError` at once for a `mode` that does not exist.
  */
-export function createHandler<R = unknown>(handlers: HandlerMap<R>, options: HandlerOptions<R> = {}): EventHandler<R> {
+export function createHandler<M extends HandlerMap<unknown>, H = never>(handlers: M & KnownEventsOnly<M>, options?: HandlerOptions<H>): EventHandler<HandlerResult<M> | H>;
+/** With the result type given: `createHandler<string>({ … })`. */
+export function createHandler<R = unknown>(handlers: HandlerMap<R>, options?: HandlerOptions<R>): EventHandler<R>;
+export function createHandler<R>(handlers: HandlerMap<R>, options: HandlerOptions<R> = {}): EventHandler<R> {
   const validateOptions: ValidateOptions = isStrict(options) ? { mode: 'strict' } : {};
   const table = handlers as Record<string, Record<string, AnyHandler | undefined> | undefined>;
   const { onUnknown, onInvalid, onUnhandled } = options;
@@ -73,5 +87,5 @@ export function createHandler<R = unknown>(handlers: HandlerMap<R>, options: Han
 
 /** `createHandler` that requires a handler for every (type, version) of the catalog. */
 export function createExhaustiveHandler<R = unknown>(handlers: ExhaustiveHandlerMap<R>, options: Omit<HandlerOptions<R>, 'onUnhandled'> = {}): EventHandler<R> {
-  return createHandler<R>(handlers as HandlerMap<R>, options);
+  return createHandler(handlers as HandlerMap<R>, options) as EventHandler<R>;
 }

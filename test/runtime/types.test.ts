@@ -178,6 +178,20 @@ expectTypeOf(handle.decode).parameter(0).toEqualTypeOf<string | Uint8Array>();
 const asyncHandle = createHandler({ 'account.created': { v1: async (payload) => payload.account_number } });
 expectTypeOf(asyncHandle).returns.toEqualTypeOf<Promise<string> | undefined>();
 
+// Sync and async handlers together: the result is the union of what they return.
+const mixedHandle = createHandler({
+  'account.created': { v1: async (payload) => payload.account_number },
+  'agreement.revoked': {
+    v1: (payload) => {
+      void payload;
+    },
+    v2: (payload) => payload.agreement_id,
+  },
+});
+expectTypeOf(mixedHandle).returns.toEqualTypeOf<Promise<string> | void | AgreementRevokedV2Payload['agreement_id'] | undefined>();
+// The result type can still be given.
+expectTypeOf(createHandler<string>({ 'account.created': { v1: (payload) => payload.account_number } })).toEqualTypeOf<EventHandler<string>>();
+
 createHandler({
   'account.created': {
     // @ts-expect-error a handler for a version the type does not have
