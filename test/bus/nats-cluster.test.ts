@@ -5,24 +5,21 @@
  * message is still handled (at least once), every rejected one dead-lettered exactly once
  * with its reason, and handled + dead-lettered = published.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterEach, expect, it } from 'vitest';
 import type { DeliveryCounts } from '../../runtime/bus/index.js';
 import { startNatsCluster } from './nats-cluster.js';
 import { expectedReason, idIn, kindOf, messageText } from './scale-out/traffic.js';
+import { startWorkers } from './scale-out/workers.js';
 
 const MESSAGES = 3000;
 /** The leader dies once this many messages are handled. */
 const KILL_AFTER = 1000;
 const DEADLINE_MS = 60_000;
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const WORKER = fileURLToPath(new URL('./scale-out/worker.ts', import.meta.url));
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -61,26 +58,7 @@ it('three nodes, replicas 3, the stream leader SIGKILLed mid-stream: nothing los
     await Promise.all(Array.from({ length: Math.min(250, MESSAGES - i) }, (_, k) => js.publish('scale.events', encoder.encode(messageText(i + k)))));
   }
 
-  const workers = ['w0', 'w1', 'w2'].map((name) => {
-    const log = join(dir, `${name}.log`);
-    const summary = join(dir, `${name}.json`);
-    const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify({ broker: 'nats', url: cluster.urls, name, log, summary })], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    return { name, child, log, summary, exited };
-  });
-  cleanups.push(async () => {
-    for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
-    await Promise.all(workers.map((w) => w.exited));
-  });
-  await Promise.all(
-    workers.map(
-      (w) =>
-        new Promise<void>((resolve, reject) => {
-          w.child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
-          void w.exited.then((code) => reject(new Error(`worker ${w.name} exited with ${code} before it was ready`)));
-        }),
-    ),
-  );
+  const workers = await startWorkers('nats', cluster.urls, dir, cleanups);
   const started = Date.now();
   for (const w of workers) w.child.stdin!.write('go\n');
   const handled = () => new Set(workers.flatMap((w) => handledIds(w.log))).size;

@@ -6,11 +6,9 @@
  * messages the killed process had in flight, every rejected message is dead-lettered exactly
  * once with the right reason, and handled + dead-lettered = published.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
@@ -18,6 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryCounts } from '../../runtime/bus/index.js';
 import { startNatsServer, startRedisServer, type RunningBroker } from './brokers.js';
 import { expectedReason, idIn, kindOf, messageText } from './scale-out/traffic.js';
+import { startWorkers, type Worker } from './scale-out/workers.js';
 
 const MESSAGES = 20_000;
 /** The killed process dies once it has handled this many. */
@@ -25,16 +24,6 @@ const KILL_AFTER = 1500;
 /** Most messages one consumer holds at a time (its pull batch / read count). */
 const IN_FLIGHT = 50;
 const DEADLINE_MS = 150_000;
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const WORKER = fileURLToPath(new URL('./scale-out/worker.ts', import.meta.url));
-
-interface Worker {
-  name: string;
-  child: ChildProcess;
-  log: string;
-  summary: string;
-  exited: Promise<number | null>;
-}
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -48,29 +37,6 @@ const lines = (file: string) => records(file).map((line) => line.split(' ')[0]!)
 /** The ids a worker handled on a second or later delivery. */
 const redelivered = (file: string) => records(file).filter((line) => line.split(' ')[1] !== '1').map((line) => line.split(' ')[0]!);
 
-async function startWorkers(broker: 'nats' | 'redis', url: string, dir: string): Promise<Worker[]> {
-  const workers = ['w0', 'w1', 'w2'].map((name): Worker => {
-    const log = join(dir, `${name}.log`);
-    const summary = join(dir, `${name}.json`);
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify({ broker, url, name, log, summary })], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    return { name, child, log, summary, exited };
-  });
-  cleanups.push(async () => {
-    for (const w of workers) if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGKILL');
-    await Promise.all(workers.map((w) => w.exited));
-  });
-  await Promise.all(
-    workers.map(
-      (w) =>
-        new Promise<void>((resolve, reject) => {
-          w.child.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve());
-          void w.exited.then((code) => reject(new Error(`worker ${w.name} exited with ${code} before it was ready`)));
-        }),
-    ),
-  );
-  return workers;
-}
 
 /**
  * Publishes every message, lets the three workers go at once, kills w0 mid-stream (then calls
@@ -170,7 +136,7 @@ describe('scale-out across three processes, one killed mid-stream', () => {
     // machine never makes a live consumer miss it.
     await jsm.consumers.add('SCALE', { durable_name: 'workers', ack_policy: AckPolicy.Explicit, ack_wait: 10_000_000_000, max_ack_pending: 1000 });
 
-    const workers = await startWorkers('nats', server.url, dir);
+    const workers = await startWorkers('nats', server.url, dir, cleanups);
     const encoder = new TextEncoder();
     const timing = await runScaleOut(
       workers,
@@ -204,7 +170,7 @@ describe('scale-out across three processes, one killed mid-stream', () => {
     cleanups.push(() => redis.quit());
     await redis.xgroup('CREATE', 'scale', 'workers', '$', 'MKSTREAM');
 
-    const workers = await startWorkers('redis', server.url, dir);
+    const workers = await startWorkers('redis', server.url, dir, cleanups);
     const heldByKilled = new Set<string>();
     const timing = await runScaleOut(
       workers,
