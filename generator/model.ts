@@ -166,6 +166,8 @@ export interface ApiOperationModel {
   method: 'GET' | 'POST';
   /** OpenAPI path template below `{base_url}` (`/v1/…/{import_supplier_code}/`). */
   path: string;
+  /** A short title (the seed's name for the endpoint): OpenAPI's `summary`, docs' headings. */
+  summary?: string;
   description?: string;
   params: ApiFieldModel[];
   query: ApiFieldModel[];

@@ -15,12 +15,20 @@ import type { JsonSchema } from './json-schema.js';
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 const ID_PREFIX = 'urn:data-import-api';
 
-/** Patterns of the formats the seed states. JSON Schema's `format` is kept for readers; the pattern is what is enforced. */
-const DATE = '[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-9]))';
+/**
+ * Patterns of the formats the seed states, real calendar dates only: each month's own number
+ * of days, and 29 February in leap years alone (divisible by 4; centuries only by 400).
+ * JSON Schema's `format` stays for readers and format-checking tools; the pattern is what the
+ * validators enforce, so they need no format library, and every string the pattern accepts
+ * is one a full `date` / `date-time` format check accepts too.
+ */
+const LEAP_YEAR = '(?:[0-9]{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)';
+const DATE = `(?:[0-9]{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12][0-9]|3[01])|(?:0[469]|11)-(?:0[1-9]|[12][0-9]|30)|02-(?:0[1-9]|1[0-9]|2[0-8]))|${LEAP_YEAR}-02-29)`;
 export const FORMAT_SCHEMAS: Record<'date' | 'datetime' | 'decimal', JsonSchema> = {
   date: { type: 'string', format: 'date', pattern: `^${DATE}$` },
   datetime: { type: 'string', format: 'date-time', pattern: `^${DATE}T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]Z$` },
-  decimal: { type: 'string', pattern: '^-?[0-9]+\\.[0-9]{2}$' },
+  // An example, so mock servers and samplers make a decimal rather than any string.
+  decimal: { type: 'string', pattern: '^-?[0-9]+\\.[0-9]{2}$', examples: ['125.50'] },
 };
 
 /** Query booleans travel as the text `true` / `false`; a caller may also pass a boolean. */
@@ -43,16 +51,21 @@ export type ApiSchemaMode = 'strict' | 'tolerant';
 
 const describeAs = (description: string | undefined): JsonSchema => (description === undefined ? {} : { description });
 
-export function apiTypeSchema(type: ApiTypeRef, defsPrefix = '#/$defs/'): JsonSchema {
+/** Where a named type's schema is: `$ref` of a type by its name (a schema's own `$defs` by default). */
+export type ApiTypeRefTarget = (typeName: string) => string;
+
+const inDefs: ApiTypeRefTarget = (name) => `#/$defs/${pointerToken(name)}`;
+
+export function apiTypeSchema(type: ApiTypeRef, refTo: ApiTypeRefTarget = inDefs): JsonSchema {
   switch (type.kind) {
     case 'primitive':
       return { type: type.name };
     case 'format':
-      return { ...FORMAT_SCHEMAS[type.name] };
+      return structuredClone(FORMAT_SCHEMAS[type.name]);
     case 'array':
-      return { type: 'array', items: apiTypeSchema(type.items, defsPrefix) };
+      return { type: 'array', items: apiTypeSchema(type.items, refTo) };
     case 'named':
-      return { $ref: `${defsPrefix}${pointerToken(type.name)}` };
+      return { $ref: refTo(type.name) };
   }
 }
 
@@ -66,8 +79,8 @@ export function fieldNotes(field: ApiFieldModel): string | undefined {
   return notes.length > 0 ? notes.map(sentence).join(' ') : undefined;
 }
 
-export function apiFieldSchema(field: ApiFieldModel, defsPrefix = '#/$defs/'): JsonSchema {
-  let schema = apiTypeSchema(field.type, defsPrefix);
+export function apiFieldSchema(field: ApiFieldModel, refTo: ApiTypeRefTarget = inDefs): JsonSchema {
+  let schema = apiTypeSchema(field.type, refTo);
   if (field.enum) schema = { ...schema, enum: field.enum };
   if (field.nullable) {
     schema = 'type' in schema && typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'], ...(field.enum && { enum: [...field.enum, null] }) } : { anyOf: [schema, { type: 'null' }] };
@@ -85,9 +98,17 @@ function typeDescription(type: ApiObjectTypeModel): string | undefined {
   return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
-export function apiObjectSchema(type: ApiObjectTypeModel, mode: ApiSchemaMode, defsPrefix = '#/$defs/'): JsonSchema {
+/**
+ * "At least one of": each alternative only requires its field (the field's schema is the
+ * object's own), inside `allOf` so that type generators such as openapi-typescript read it as
+ * an intersection with the object, `{ …fields } & ({ body } | { document_paths })`, not as
+ * one more alternative beside it.
+ */
+const atLeastOneOf = (names: readonly string[]): JsonSchema => ({ allOf: [{ anyOf: names.map((name) => ({ properties: { [name]: true }, required: [name] })) }] });
+
+export function apiObjectSchema(type: ApiObjectTypeModel, mode: ApiSchemaMode, refTo: ApiTypeRefTarget = inDefs): JsonSchema {
   const properties: JsonSchema = {};
-  for (const field of type.fields) properties[field.name] = apiFieldSchema(field, defsPrefix);
+  for (const field of type.fields) properties[field.name] = apiFieldSchema(field, refTo);
   const required = type.fields.filter((f) => !f.optional).map((f) => f.name);
   return {
     title: type.name,
@@ -95,7 +116,7 @@ export function apiObjectSchema(type: ApiObjectTypeModel, mode: ApiSchemaMode, d
     type: 'object',
     properties,
     ...(required.length > 0 && { required }),
-    ...(type.atLeastOneOf && { anyOf: type.atLeastOneOf.map((name) => ({ required: [name] })) }),
+    ...(type.atLeastOneOf && atLeastOneOf(type.atLeastOneOf)),
     ...(mode === 'strict' && { additionalProperties: type.open !== false }),
   };
 }

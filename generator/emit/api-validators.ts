@@ -18,8 +18,7 @@ export const API_VALIDATORS_PATH = 'api/validators.cjs';
  * compiles into the module itself; a format checker would be an import of ajv-formats.
  */
 export function apiValidatorAjvOptions(): AjvOptions {
-  // `strictRequired: false`: "at least one of" is `anyOf` of `required` lists naming properties declared beside it.
-  return { allErrors: true, messages: false, strict: true, strictRequired: false, allowUnionTypes: true, validateFormats: false };
+  return { allErrors: true, messages: false, strict: true, allowUnionTypes: true, validateFormats: false };
 }
 
 /**

@@ -1,21 +1,55 @@
 /**
  * `openapi.yaml`: the REST API as an OpenAPI 3.1 document. Schemas are the 2020-12 ones of
- * `api-json-schema.ts` (OpenAPI 3.1's own dialect), each API type written once under
- * `components.schemas`; the `{base_url}` server variable; the `Authorization` header as the
+ * `api-json-schema.ts` (OpenAPI 3.1's own dialect) under `components.schemas`, the same the
+ * package's validators are compiled from: request bodies strict, response bodies tolerant; a
+ * type both sides use, whose strict shape differs, is written twice (`<Name>` tolerant,
+ * `<Name>Strict`). The `{base_url}` server variable; the `Authorization` header as the
  * security scheme; one operation per endpoint, with every status the seed names. Responses
  * whose body the seed does not show have no content, and say so in its words.
  */
 import { stringify } from 'yaml';
 import { bannerText } from '../common/banner.js';
+import { pointerToken } from '../common/schema-ids.js';
 import type { ApiFieldModel, ApiModel, ApiOperationModel, ApiResponseModel, CatalogModel } from '../model.js';
-import { apiFieldSchema, apiObjectSchema, apiTypeSchema } from './api-json-schema.js';
+import { apiFieldSchema, apiObjectSchema, apiTypeSchema, reachableApiTypes, type ApiSchemaMode, type ApiTypeRefTarget } from './api-json-schema.js';
 import type { EmittedFile } from './emitted-file.js';
 import type { JsonSchema } from './json-schema.js';
 
 export const OPENAPI_PATH = 'openapi.yaml';
 
+/** The package's licence (SPDX), which the contract is published under. */
+const LICENSE = 'MIT';
+
 const COMPONENTS = '#/components/schemas/';
 const SECURITY_SCHEME = 'accessToken';
+/** The suffix of a type's strict component where its tolerant one is also needed. */
+export const STRICT_SUFFIX = 'Strict';
+
+/** Component names of the API's types, in each mode. */
+interface ComponentNames {
+  /** Types a response body reaches: their plain component is tolerant. */
+  inResponses: ReadonlySet<string>;
+  /** Types whose strict shape differs from their tolerant one and which responses also use. */
+  split: ReadonlySet<string>;
+  refTo: Record<ApiSchemaMode, ApiTypeRefTarget>;
+}
+
+/**
+ * A type needs two components when responses reach it (tolerant) and requests reach it too,
+ * with a different strict shape: it is closed, or it reaches a type that needs two.
+ */
+function componentNames(api: ApiModel): ComponentNames {
+  const inRequests = new Set(reachableApiTypes(api, api.operations.flatMap((op) => (op.request ? [op.request] : []))).map((t) => t.name));
+  const inResponses = new Set(reachableApiTypes(api, api.operations.flatMap((op) => op.responses.flatMap((r) => r.json ?? []))).map((t) => t.name));
+  const split = new Set<string>();
+  for (const type of api.types) {
+    if (!inRequests.has(type.name) || !inResponses.has(type.name)) continue;
+    const reached = reachableApiTypes(api, [{ kind: 'named', name: type.name }]);
+    if (reached.some((t) => t.open === false)) split.add(type.name);
+  }
+  const named = (name: string): string => `${COMPONENTS}${pointerToken(name)}`;
+  return { inResponses, split, refTo: { tolerant: named, strict: (name) => named(split.has(name) ? `${name}${STRICT_SUFFIX}` : name) } };
+}
 
 /** What the document says of the API as a whole: the catalog's description, the checking rules, the seed's contradictions. */
 function infoDescription(api: ApiModel): string {
@@ -26,50 +60,59 @@ function infoDescription(api: ApiModel): string {
   ].join('\n');
 }
 
-function parameter(field: ApiFieldModel, where: 'path' | 'query'): JsonSchema {
-  const { description, ...schema } = apiFieldSchema(field, COMPONENTS);
+function parameter(field: ApiFieldModel, where: 'path' | 'query', names: ComponentNames): JsonSchema {
+  const { description, ...schema } = apiFieldSchema(field, names.refTo.strict);
   return { name: field.name, in: where, required: where === 'path' || !field.optional, ...(description !== undefined && { description }), schema };
 }
 
-function response(r: ApiResponseModel): JsonSchema {
+function response(r: ApiResponseModel, names: ComponentNames): JsonSchema {
   if (r.notShown !== undefined) return { description: `${r.description}. Body: ${r.notShown}`, 'x-not-shown': r.notShown };
   const content: JsonSchema = {};
-  const json = (r.json ?? []).map((t) => apiTypeSchema(t, COMPONENTS));
+  const json = (r.json ?? []).map((t) => apiTypeSchema(t, names.refTo.tolerant));
   if (json.length > 0) content['application/json'] = { schema: json.length === 1 ? json[0] : { anyOf: json } };
   if (r.text !== undefined) content['text/plain'] = { schema: { type: 'string', const: r.text } };
   return { description: r.description, content };
 }
 
-function operation(op: ApiOperationModel): JsonSchema {
-  const parameters = [...op.params.map((p) => parameter(p, 'path')), ...op.query.map((q) => parameter(q, 'query'))];
+function operation(op: ApiOperationModel, names: ComponentNames): JsonSchema {
+  const parameters = [...op.params.map((p) => parameter(p, 'path', names)), ...op.query.map((q) => parameter(q, 'query', names))];
   return {
     operationId: op.operationId,
+    ...(op.summary !== undefined && { summary: op.summary }),
     ...(op.description !== undefined && { description: op.description }),
     ...(parameters.length > 0 && { parameters }),
-    ...(op.request && { requestBody: { required: true, content: { 'application/json': { schema: apiTypeSchema(op.request, COMPONENTS) } } } }),
-    responses: Object.fromEntries(op.responses.map((r) => [String(r.status), response(r)])),
+    ...(op.request && { requestBody: { required: true, content: { 'application/json': { schema: apiTypeSchema(op.request, names.refTo.strict) } } } }),
+    responses: Object.fromEntries(op.responses.map((r) => [String(r.status), response(r, names)])),
   };
 }
 
+/** Each type's components: one, in the mode its users need (tolerant where responses reach it), or both when they differ. */
+function componentSchemas(api: ApiModel, names: ComponentNames): JsonSchema {
+  const schemas: JsonSchema = {};
+  for (const type of api.types) {
+    const mode: ApiSchemaMode = names.inResponses.has(type.name) ? 'tolerant' : 'strict';
+    const schema = apiObjectSchema(type, mode, names.refTo[mode]);
+    // An open type says so in both modes.
+    schemas[type.name] = type.open === false ? schema : { ...schema, additionalProperties: true };
+    if (names.split.has(type.name)) schemas[`${type.name}${STRICT_SUFFIX}`] = apiObjectSchema(type, 'strict', names.refTo.strict);
+  }
+  return schemas;
+}
+
 export function openApiDocument(api: ApiModel): JsonSchema {
+  const names = componentNames(api);
   const paths: JsonSchema = {};
-  for (const op of api.operations) paths[op.path] = { ...(paths[op.path] as JsonSchema | undefined), [op.method.toLowerCase()]: operation(op) };
-  const schemas = Object.fromEntries(
-    api.types.map((t) => {
-      // Components are the tolerant shapes (responses); an open type says so explicitly.
-      const schema = apiObjectSchema(t, 'tolerant', COMPONENTS);
-      return [t.name, t.open === false ? schema : { ...schema, additionalProperties: true }];
-    }),
-  );
+  for (const op of api.operations) paths[op.path] = { ...(paths[op.path] as JsonSchema | undefined), [op.method.toLowerCase()]: operation(op, names) };
   return {
     openapi: '3.1.0',
-    info: { title: api.title, version: 'v1', description: infoDescription(api) },
+    info: { title: api.title, version: 'v1', description: infoDescription(api), license: { name: LICENSE, identifier: LICENSE } },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    servers: [{ url: '{base_url}', description: 'All paths start with /v1/data-import/ below the base address.', variables: { base_url: { default: 'https://api.example.invalid', description: 'The base address of the service (not shown).' } } }],
+    // The variable carries no description: swagger-parser's bundled 3.1 schema refuses one there.
+    servers: [{ url: '{base_url}', description: 'The base address of the service (not shown). All paths start with /v1/data-import/ below it.', variables: { base_url: { default: 'https://api.example.invalid' } } }],
     security: [{ [SECURITY_SCHEME]: [] }],
     paths,
     components: {
-      schemas,
+      schemas: componentSchemas(api, names),
       securitySchemes: {
         [SECURITY_SCHEME]: {
           type: 'apiKey',

@@ -18,7 +18,7 @@ const pointerToken = (token: string): string => token.replace(/~/g, '~0').replac
 /** The stated form a pattern enforces, by the pattern's shape (the generator's date, datetime and decimal patterns). */
 function statedForm(pattern: string): string {
   if (pattern.endsWith('Z$')) return 'a datetime YYYY-MM-DDTHH:MM:SSZ';
-  if (pattern.startsWith('^[0-9]{4}-')) return 'a date YYYY-MM-DD';
+  if (pattern.includes('-02-29')) return 'a date YYYY-MM-DD';
   if (pattern.includes('\\.[0-9]{2}')) return 'a decimal with two places, as text';
   return `text matching ${pattern}`;
 }

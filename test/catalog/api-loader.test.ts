@@ -46,7 +46,7 @@ describe('the API sections of the catalog', () => {
   });
 
   it.each<[string, string[], string[]]>([
-    ['an unknown key of an operation', [...TYPES, ...OPERATION('method: GET', 'path: /v1/x/', 'verb: GET', 'responses: { "200": { json: Thing } }')], ['catalog/api/b.yaml:11:5 operation "getThing": unknown key "verb"; allowed: method, path, description, params, query, request, responses']],
+    ['an unknown key of an operation', [...TYPES, ...OPERATION('method: GET', 'path: /v1/x/', 'verb: GET', 'responses: { "200": { json: Thing } }')], ['catalog/api/b.yaml:11:5 operation "getThing": unknown key "verb"; allowed: method, path, summary, description, params, query, request, responses']],
     ['an unknown type in a response, with a suggestion', [...TYPES, ...OPERATION('method: GET', 'path: /v1/x/', 'responses: { "200": { json: Thingy } }')], ['catalog/api/b.yaml:11:33 unknown type "Thingy" for operation "getThing" response 200 (did you mean "Thing"?)']],
     ['a path template that is not the declared params', [...TYPES, ...OPERATION('method: GET', 'path: /v1/x/{code}/', 'params: { id: string }', 'responses: { "200": { json: Thing } }')], ['catalog/api/b.yaml:10:11 operation "getThing": path parameters {code} must be the declared params (id), in order']],
     ['a GET with a request body', [...TYPES, ...OPERATION('method: GET', 'path: /v1/x/', 'request: Thing', 'responses: { "200": { json: Thing } }')], ['catalog/api/b.yaml:9:13 operation "getThing": a GET has no request body']],

@@ -102,6 +102,7 @@ export interface RawOperation {
   operationId: string;
   method: string;
   path: string;
+  summary?: string;
   description?: string;
   params: RawApiField[];
   query: RawApiField[];

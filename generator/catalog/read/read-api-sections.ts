@@ -5,7 +5,7 @@ import type { SectionReader } from './read-sections.js';
 import type { YamlReader } from './yaml-reader.js';
 
 const API_TYPE_KEYS = ['description', 'fields', 'open', 'required_not_shown', 'at_least_one_of'];
-const OPERATION_KEYS = ['method', 'path', 'description', 'params', 'query', 'request', 'responses'];
+const OPERATION_KEYS = ['method', 'path', 'summary', 'description', 'params', 'query', 'request', 'responses'];
 const RESPONSE_KEYS = ['description', 'json', 'text', 'not_shown'];
 const API_GAP_KEYS = ['topic', 'seed'];
 const API_CONTRADICTION_KEYS = ['topic', 'seed', 'accepted'];
@@ -29,7 +29,7 @@ const readApiTypes: SectionReader = (reader, value, position, out) => {
   }
 };
 
-/** `operations: { <operationId>: { method, path, description?, params?, query?, request?, responses } }`, in seed order. */
+/** `operations: { <operationId>: { method, path, summary?, description?, params?, query?, request?, responses } }`, in seed order. */
 const readOperations: SectionReader = (reader, value, position, out) => {
   const map = reader.mapValue(value, 'operations', position);
   for (const [operationId, opNode, opPosition] of map ? reader.entries(map, 'operations') : []) {
@@ -41,6 +41,7 @@ const readOperations: SectionReader = (reader, value, position, out) => {
     for (const [key, v, at] of entries) {
       if (key === 'method') [op.method, op.methodPosition] = [reader.stringValue(v, `${what}: method`, at) ?? '', v ? reader.nodeAt(v) : at];
       else if (key === 'path') [op.path, op.pathPosition] = [reader.stringValue(v, `${what}: path`, at) ?? '', v ? reader.nodeAt(v) : at];
+      else if (key === 'summary') op.summary = reader.stringValue(v, `${what}: summary`, at);
       else if (key === 'description') op.description = reader.stringValue(v, `${what}: description`, at);
       else if (key === 'params') op.params = readApiFields(reader, v, `${what}: params`, at);
       else if (key === 'query') op.query = readApiFields(reader, v, `${what}: query`, at);

@@ -84,6 +84,7 @@ export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel
       section: raw.section,
       position: raw.position,
     };
+    if (raw.summary !== undefined) model.summary = raw.summary;
     if (raw.description !== undefined) model.description = raw.description;
     if (raw.request) {
       const request = resolveApiType(raw.request, `${owner} request`, typeNames, problems);
