@@ -1,19 +1,33 @@
 import type { ValidationErrorBody } from '../../generated/api/types.js';
 import type { ApiIssue } from './issues.js';
 
-/** `/body/notes/0/created_at` → `notes.0.created_at`: the seed's dot path inside the part. */
+/** A name written as is in a dot path: one that can be neither an index nor mistaken for punctuation. */
+const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/** A body token: a field name, an array index, or (any other key) a JSON string in brackets. */
+const bodyToken = (token: string): string => (PLAIN_NAME.test(token) || /^(?:0|[1-9][0-9]*)$/.test(token) ? token : `[${JSON.stringify(token)}]`);
+
+/**
+ * Where an issue is, in the seed's `attr` form ("dot-delimited path to the offending input;
+ * string parts are field names, numeric parts are zero-based array indexes"):
+ * - a body field: its dot path, `notes.0.created_at`; the body as a whole: `""`;
+ * - a query parameter: `?` and its name, `?check_previously_added`, as in the URL;
+ * - a path parameter: its name in braces, `{import_supplier_code}`, as in the path template;
+ *   the query or the path parameters as a whole: `?`, `{}`.
+ * A body key that is not a plain name (empty, a number, with a dot or a `?`) is written as a
+ * JSON string in brackets, `["a.b"]`, so no body field reads as a parameter or as another field.
+ */
 export function toAttr(path: string): string {
-  return path
-    .split('/')
-    .slice(2)
-    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .join('.');
+  const [, part, ...tokens] = path.split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (part === 'query') return `?${tokens.join('.')}`;
+  if (part === 'params') return `{${tokens.join('.')}}`;
+  return tokens.map(bodyToken).join('.');
 }
 
 /**
  * Issues as the service's own validation error body, so a server built on this package
- * answers in the service's format: `attr` is the dot-delimited path inside the body (string
- * parts field names, numeric parts zero-based indexes), `code` the issue's stable code.
+ * answers in the service's format: `attr` says where (see `toAttr`), `code` the issue's
+ * stable code.
  */
 export function toValidationErrorBody(issues: readonly ApiIssue[], options: { detail?: string; code?: string } = {}): ValidationErrorBody {
   return {

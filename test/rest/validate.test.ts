@@ -139,6 +139,19 @@ describe('toValidationErrorBody', () => {
     });
   });
 
+  it('says where each issue is: a body field by its dot path, a query parameter after `?`, a path parameter in braces', () => {
+    const transactions = validateRequest('createTransactions', { query: { check_previously_added: 'maybe' }, body: { import_supplier: 'ACME', external_account_number: 'A-1', transactions: [], check_previously_added: true } });
+    expect(toValidationErrorBody(issuesOf(transactions)).errors.map((e) => e.attr)).toEqual(['?check_previously_added', 'check_previously_added']);
+    const status = validateRequest('getAccountTransferStatus', { params: { import_supplier_code: 7 } });
+    expect(toValidationErrorBody(issuesOf(status)).errors.map((e) => e.attr)).toEqual(['{external_account_number}', '{import_supplier_code}']);
+  });
+
+  it('writes a body key that is not a plain name as a JSON string in brackets, apart from the body itself', () => {
+    const odd = validateRequest('createNotes', { body: { ...NOTES, '': 1, 'a.b': 2, '?x': 3 } });
+    expect(toValidationErrorBody(issuesOf(odd)).errors.map((e) => e.attr)).toEqual(['[""]', '["a.b"]', '["?x"]']);
+    expect(toValidationErrorBody(issuesOf(validateRequest('createNotes', { body: [] }))).errors.map((e) => e.attr)).toEqual(['']);
+  });
+
   it('is itself a valid validation error body of the contract', () => {
     const body = toValidationErrorBody(issuesOf(validateRequest('createNotes', { body: { extra: 1 } })));
     expect(validateResponse('createNotes', 400, body)).toEqual({ ok: true });
