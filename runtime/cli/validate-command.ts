@@ -23,7 +23,7 @@ import { fstatSync } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { addAbortSignal, type Readable } from 'node:stream';
-import { decodeEvent } from '../index.js';
+import { decodeEvent, eventCatalog } from '../index.js';
 import type { ValidateOptions, ValidationResult } from '../index.js';
 import { describe, IoFailure, RejectsWriter } from './rejects-file.js';
 import { parseValidateArguments } from './validate-arguments.js';
@@ -221,7 +221,7 @@ function lineTooLong(kept: Buffer, bytes: number, max: number): { result: Valida
  */
 async function check(input: NodeJS.ReadableStream, reading: Reading): Promise<{ tally: Tally; interrupted: boolean }> {
   const { validateOptions, maxLineLength: max, rejects, progress, interrupt } = reading;
-  const tally = new Tally();
+  const tally = new Tally(eventCatalog.map((event) => event.type));
   let lineNumber = 0;
   /** The start of the line being read, up to `max` bytes. */
   let carry: Buffer[] = [];

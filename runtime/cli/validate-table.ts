@@ -56,6 +56,14 @@ export function formatTable(raw: ValidateSummary, mode: ValidationMode, extra: {
     }
   }
 
+  if (raw.unknownTypes.length > 0) {
+    const rows = raw.unknownTypes.map((u) => ({ count: num(u.count), type: printable(JSON.stringify(u.type)), meant: u.didYouMean ?? '' }));
+    const countWidth = Math.max('count'.length, ...rows.map((r) => r.count.length));
+    const typeWidth = Math.max('event type'.length, ...rows.map((r) => r.type.length));
+    out.push('', 'unknown event types', `  ${right('count', countWidth)}  ${'event type'.padEnd(typeWidth)}  did you mean`);
+    for (const r of rows) out.push(`  ${right(r.count, countWidth)}  ${r.type.padEnd(typeWidth)}  ${r.meant}`.trimEnd());
+  }
+
   const rejected = summary.lines - summary.valid;
   out.push('', rejected === 0 ? `✔ all ${num(summary.lines)} lines valid` : `✘ ${num(rejected)} of ${num(summary.lines)} lines rejected`);
   return `${out.join('\n')}\n`;

@@ -1,6 +1,7 @@
 /** What `validate` counts while it streams: per-outcome counters, per-event counts and the most frequent issues. */
 import { byCodeUnit } from '../code-unit-order.js';
 import type { ValidationResult } from '../index.js';
+import { closestName } from './did-you-mean.js';
 
 export interface ValidateSummary {
   lines: number;
@@ -12,7 +13,12 @@ export interface ValidateSummary {
   byEvent: { type: string; version: string; valid: number; invalid: number }[];
   /** The most frequent issues over all rejected lines, most frequent first. */
   topIssues: { code: string; path: string; count: number }[];
+  /** The most frequent event types the catalog does not have, each with the catalog type it most likely meant, if one is close. */
+  unknownTypes: { type: string; count: number; didYouMean?: string }[];
 }
+
+/** How many unknown event types the summary lists. */
+export const TOP_UNKNOWN_TYPES = 10;
 
 /** How many issues the summary lists. */
 export const TOP_ISSUES = 10;
@@ -73,6 +79,11 @@ export class Tally {
   physicalLines = 0;
   readonly byEvent = new Map<string, Map<string, { valid: number; invalid: number }>>();
   readonly issues = new IssueTally();
+  /** Lines per unknown event type, in bounded memory as the issues are (types are clipped by the validator). */
+  readonly unknownTypes = new IssueTally();
+
+  /** `knownTypes`: the catalog's event types, to suggest one for a type it does not have. */
+  constructor(private readonly knownTypes: readonly string[] = []) {}
 
   private event(type: string, version: string): { valid: number; invalid: number } {
     let versions = this.byEvent.get(type);
@@ -95,6 +106,9 @@ export class Tally {
         this.event(error.type ?? '', error.version ?? '').invalid++;
         break;
       case 'unknown_event_type':
+        this.unknown++;
+        this.unknownTypes.add('', error.type ?? '');
+        break;
       case 'unknown_event_version':
         this.unknown++;
         break;
@@ -116,6 +130,10 @@ export class Tally {
       malformed: this.malformed,
       byEvent,
       topIssues: this.issues.top(TOP_ISSUES),
+      unknownTypes: this.unknownTypes.top(TOP_UNKNOWN_TYPES).map(({ path: type, count }) => {
+        const didYouMean = closestName(type, this.knownTypes);
+        return didYouMean === undefined ? { type, count } : { type, count, didYouMean };
+      }),
     };
   }
 }

@@ -233,7 +233,7 @@ describe('validate', () => {
   it('--json prints exactly one object of the documented shape', async () => {
     const { stdout } = await run([sampleFile, '--json']);
     const summary = JSON.parse(stdout) as ValidateSummary;
-    expect(Object.keys(summary)).toEqual(['lines', 'valid', 'invalid', 'unknown', 'malformed', 'byEvent', 'topIssues']);
+    expect(Object.keys(summary)).toEqual(['lines', 'valid', 'invalid', 'unknown', 'malformed', 'byEvent', 'topIssues', 'unknownTypes']);
     for (const entry of summary.byEvent) expect(Object.keys(entry)).toEqual(['type', 'version', 'valid', 'invalid']);
     const keys = summary.byEvent.map((e) => [e.type, e.version] as const);
     const sorted = [...keys].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
@@ -245,6 +245,19 @@ describe('validate', () => {
     const counts = summary.topIssues.map((i) => i.count);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
     expect(summary.topIssues.find((i) => i.code === 'json_syntax')).toMatchObject({ path: '' });
+  });
+
+  it('lists unknown event types with the catalog type each most likely meant', async () => {
+    const lines = ['acount.created', 'acount.created', 'Account.Created', 'no.such.thing', 'account.created'].map((type) => JSON.stringify({ type, version: type === 'account.created' ? 'v9' : 'v1', payload: {} }));
+    const { code, summary } = await runJson([], lines.join('\n'));
+    expect(code).toBe(1);
+    expect(summary.unknownTypes).toEqual([
+      { type: 'acount.created', count: 2, didYouMean: 'account.created' },
+      { type: 'Account.Created', count: 1, didYouMean: 'account.created' },
+      { type: 'no.such.thing', count: 1 },
+    ]);
+    const table = (await run([], lines.join('\n'))).stdout;
+    expect(table).toContain('unknown event types\n  count  event type         did you mean\n      2  "acount.created"   account.created\n');
   });
 
   it('prints a readable table by default: per type and version, totals, top issues', async () => {
