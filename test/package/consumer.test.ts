@@ -15,6 +15,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = '@data-import/event-catalog';
 const work = mkdtempSync(join(tmpdir(), 'consumer-'));
 let tarballPath = '';
+let installLog = '';
 const consumer = join(work, 'consumer');
 const compilers = {
   'typescript 5.9': join(ROOT, 'node_modules/typescript/bin/tsc'),
@@ -35,7 +36,9 @@ beforeAll(() => {
   write(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
   // Beside the package: Node's types and the broker clients (its optional peers), at the versions this repository tests with.
   const companions = ['@types/node', '@nats-io/jetstream', '@nats-io/transport-node', 'ioredis'].map((name) => `${name}@${installedVersion(name)}`);
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball), ...companions], { cwd: consumer, stdio: 'pipe' });
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball), ...companions], { cwd: consumer, encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`npm install of the tarball failed:\n${install.stderr}`);
+  installLog = install.stdout + install.stderr;
 }, BUILDS);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -46,6 +49,17 @@ function installedVersion(name: string): string {
 const MESSAGE = `{ type: 'account.created', version: 'v1', payload: { account_number: 'A-1', account_user_emails: [] } }`;
 
 describe('the packed tarball', () => {
+  it('installs into an empty project without a warning', () => {
+    expect(installLog).not.toMatch(/npm warn/i);
+  });
+
+  it('comes from a repository whose own install warns of nothing: every dependency install script is approved or denied', () => {
+    const pending = run('npm', ['install-scripts', 'ls'], ROOT);
+    expect(pending.status, pending.stderr).toBe(0);
+    expect(pending.stdout + pending.stderr).not.toMatch(/not yet covered/i);
+    expect(pending.stdout).toContain("No packages with unreviewed install scripts");
+  }, SPAWNS);
+
   it('holds the built code, the licence and every generated file the README sends users to', () => {
     const files = new Set(execFileSync('tar', ['-tzf', tarballPath], { encoding: 'utf8' }).split('\n').map((line) => line.replace(/^package\//, '')));
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
