@@ -57,7 +57,7 @@ describe('the packed tarball', () => {
     const pending = run('npm', ['install-scripts', 'ls'], ROOT);
     expect(pending.status, pending.stderr).toBe(0);
     expect(pending.stdout + pending.stderr).not.toMatch(/not yet covered/i);
-    expect(pending.stdout).toContain("No packages with unreviewed install scripts");
+    expect(pending.stdout).toContain('No packages with unreviewed install scripts');
   }, SPAWNS);
 
   it('holds the built code, the licence and every generated file the README sends users to', () => {
