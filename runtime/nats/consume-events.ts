@@ -3,13 +3,15 @@ import { headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-n
 import { countDecision, decideDeliveryNow, deliveryPolicy, emptyCounts, type BusHandler, type Consumption, type DeliveryDecision, type DeliveryOptions } from '../bus/index.js';
 import { AckBatch } from './ack-batch.js';
 import { DEAD_LETTER_HEADERS } from './dead-letter-headers.js';
+import { DeliveryQueue } from './delivery-queue.js';
+import { pullMessages, type Puller } from './pull-messages.js';
 
 export interface ConsumeEventsOptions extends DeliveryOptions {
   /** Publishes the dead letters (and awaits the server's acknowledgement of each). */
   js: JetStreamClient;
   /** Where dead letters go; a stream must capture this subject. */
   deadLetterSubject: string;
-  /** Messages pulled ahead of the handler (the consumer's buffer); also the most acks held back to be sent together. Default 100. */
+  /** The most messages pulled ahead of the handler (pulled half at a time, two pulls in flight); also the most acks held back to be sent together. Default 100. */
   maxMessages?: number;
   /** Attempts to store one dead letter before the consumer gives up and `closed` rejects. Default 6, about 15 s in all (500 ms, doubling): longer than a cluster takes to elect a leader. */
   deadLetterAttempts?: number;
@@ -43,7 +45,8 @@ const DEFAULT_ACK_WAIT_MS = 30_000;
  * Messages are handled one at a time, in delivery order. While a handler (or a dead
  * letter's publish) runs long, its message is reported in progress (`working()`) at the
  * latest two thirds of the consumer's `ack_wait` after it began, then every third, so that
- * a long handler does not see its message delivered again. The acks of handled messages are
+ * a long handler does not see its message delivered again; the messages delivered and
+ * waiting behind it are reported the same way (see `DeliveryQueue`). The acks of handled messages are
  * sent together once the messages already buffered are done (see `AckBatch`): one socket
  * write per burst instead of one per message.
  */
@@ -54,11 +57,11 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
   const counts = emptyCounts();
   let stopping = false;
   const maxMessages = options.maxMessages ?? 100;
+  if (!Number.isInteger(maxMessages) || maxMessages < 1) throw new RangeError(`nats: maxMessages must be a positive integer, got ${String(maxMessages)}`);
   const attempts = options.deadLetterAttempts ?? 6;
   if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`nats: deadLetterAttempts must be a positive integer, got ${String(attempts)}`);
-  const messagesReady = consumer.consume({ max_messages: maxMessages });
-  // Not awaited here: a failure surfaces through `closed`, never as an unhandled rejection.
-  messagesReady.catch(() => undefined);
+  const queue = new DeliveryQueue();
+  let puller: Puller | null = null;
   const nc = (js as unknown as { nc?: NatsConnection }).nc;
 
   async function deadLetter(msg: JsMsg, decision: Extract<DeliveryDecision, { action: 'dead_letter' }>): Promise<DeliveryDecision> {
@@ -85,15 +88,20 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
 
   const closed = (async () => {
     await checkDeadLetterStream(js, deadLetterSubject);
-    const messages = await messagesReady;
-    if (stopping) await messages.close();
-    const ended = watchStatus(messages, nc);
+    // However the pulls end, what was delivered before is still handled, then the loop ends.
+    if (stopping) queue.end();
+    else puller = pullMessages(consumer, queue, { maxMessages, nc });
     const ackWait = await ackWaitMs(consumer);
-    const progress = reportProgress(ackWait);
+    const progress = reportProgress(ackWait, queue);
     const acks = new AckBatch(counts, maxMessages, Math.min(MAX_ACK_HOLD_MS, ackWait / 4));
     let failed = false;
     try {
-      for await (const msg of messages) {
+      for (;;) {
+        const msg = queue.shift();
+        if (msg === undefined) {
+          if (await queue.wait()) continue;
+          break;
+        }
         // A handler that returns a plain value is decided at once: no await, no promise.
         let decision = decideDeliveryNow(msg.data, msg, deliveryCount, handler, policy);
         if (decision instanceof Promise) {
@@ -122,7 +130,7 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
         progress.inFlight = null;
       }
       if (!stopping) {
-        const cause = ended.cause();
+        const cause = (await puller?.ended) ?? 'the pulls ended';
         throw new ConsumerFailedError(
           `nats: the consumer stopped receiving messages without stop() (${cause}); messages stay in the stream. ` +
             'Start the consumer again; for a long-running consumer connect with maxReconnectAttempts: -1 and every server of the cluster.',
@@ -149,8 +157,8 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
     closed,
     async stop() {
       stopping = true;
-      // Closing ends the pull; messages already buffered are still handled by the loop.
-      await messagesReady.then((messages) => messages.close()).catch(() => undefined);
+      // Ends the pulls; messages already delivered are still handled by the loop.
+      await puller?.stop();
       await closed.catch(() => undefined);
     },
   };
@@ -173,27 +181,6 @@ async function checkDeadLetterStream(js: JetStreamClient, subject: string): Prom
       `create one before consuming, e.g. jsm.streams.add({ name: 'EVENTS_DEAD', subjects: ['${subject}'] })`,
     { cause: error },
   );
-}
-
-/** Watches how the pull ended: the consumer deleted, or the connection closed (its reconnect budget spent). */
-function watchStatus(messages: { status(): AsyncIterable<{ type: string }>; close(): Promise<void | Error> }, nc: NatsConnection | undefined) {
-  let cause = 'the message iterator ended';
-  void (async () => {
-    for await (const status of messages.status()) {
-      // A consumer or stream not found may be a cluster electing a leader: the client retries
-      // those itself and ends the iterator when it gives up. A deletion is final.
-      if (status.type === 'consumer_deleted') {
-        cause = 'the consumer was deleted';
-        await messages.close().catch(() => undefined);
-        return;
-      }
-    }
-  })().catch(() => undefined);
-  void nc?.closed().then((error) => {
-    cause = `the connection closed${error ? `: ${describe(error)}` : ''}`;
-    void messages.close().catch(() => undefined);
-  });
-  return { cause: () => cause };
 }
 
 /** The server's largest message (headers and data together), or NATS's default. */
@@ -253,9 +240,10 @@ interface ProgressReport {
 /**
  * One timer for the whole consumer, not one per message: a message found in flight at two
  * ticks in a row (a third of `ack_wait` apart, so in flight for between one and two thirds
- * of it) is reported in progress, which restarts the server's `ack_wait` for it.
+ * of it) is reported in progress, which restarts the server's `ack_wait` for it; so is every
+ * message found waiting in the queue at two ticks in a row.
  */
-function reportProgress(ackWait: number): ProgressReport {
+function reportProgress(ackWait: number, queue: DeliveryQueue): ProgressReport {
   let seen: JsMsg | null = null;
   const report: ProgressReport = {
     inFlight: null,
@@ -265,6 +253,7 @@ function reportProgress(ackWait: number): ProgressReport {
     const msg = report.inFlight;
     if (msg !== null && msg === seen) msg.working();
     seen = msg;
+    queue.reportWaiting();
   }, Math.max(ackWait / 3, 1));
   timer.unref();
   return report;

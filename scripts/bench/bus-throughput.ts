@@ -2,8 +2,8 @@
  * Bus group of `npm run bench` (`--only bus`): end-to-end consume throughput on real brokers,
  * with validation (`consumeEvents`) against the same consumer loop without it, same broker,
  * same stored messages, same run. The loop without validation consumes as the adapter does
- * and does the adapter's work per message except the validation: on NATS, the same
- * `consume()` iterator and buffer, the bytes decoded and `JSON.parse`d, the handler called
+ * and does the adapter's work per message except the validation: on NATS, the adapter's
+ * own pulls and queue (`pullMessages`, `DeliveryQueue`), the bytes decoded and `JSON.parse`d, the handler called
  * and awaited only if it returned a promise (as the adapter does), the ack held and sent
  * with the others of its burst by the adapter's own `AckBatch` (or a `nak` if the handler
  * threw), the counts; on Redis, the adapter's shape (an async decision that parses the
@@ -19,6 +19,8 @@ import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import { emptyCounts, isThenable } from '../../runtime/bus/index.js';
 import { AckBatch } from '../../runtime/nats/ack-batch.js';
+import { DeliveryQueue } from '../../runtime/nats/delivery-queue.js';
+import { pullMessages } from '../../runtime/nats/pull-messages.js';
 import { consumeEvents as consumeNats } from '../../runtime/nats/index.js';
 import { consumeEvents as consumeRedis } from '../../runtime/redis-streams/index.js';
 import { startNatsServer, startRedisServer } from '../../test/bus/brokers.js';
@@ -81,11 +83,17 @@ async function benchNats(texts: string[], rounds: Rounds): Promise<BrokerResult>
         }),
       plain: () =>
         timeUntilHandled(texts.length, async (handler) => {
-          const messages = await (await freshConsumer()).consume({ max_messages: 100 });
+          const queue = new DeliveryQueue();
+          const puller = pullMessages(await freshConsumer(), queue, { maxMessages: 100, nc });
           const loop = (async () => {
             const counts = emptyCounts();
             const acks = new AckBatch(counts, 100, 10);
-            for await (const msg of messages) {
+            for (;;) {
+              const msg = queue.shift();
+              if (msg === undefined) {
+                if (await queue.wait()) continue;
+                break;
+              }
               try {
                 const returned = handler(JSON.parse(decoder.decode(msg.data)), msg);
                 if (isThenable(returned)) {
@@ -103,7 +111,7 @@ async function benchNats(texts: string[], rounds: Rounds): Promise<BrokerResult>
             return counts;
           })();
           return async () => {
-            await messages.close();
+            await puller.stop();
             await loop;
           };
         }),

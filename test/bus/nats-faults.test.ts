@@ -151,6 +151,18 @@ describe('consumeEvents under broker faults', () => {
     expect(info.num_ack_pending + info.num_pending).toBe(1);
   }, 60_000);
 
+  it('rejects closed, naming the cause, when its consumer is deleted while it runs', async () => {
+    const { js, jsm, consumer } = await broker();
+    await jsm.streams.add({ name: 'EV_DEAD', subjects: ['dead.>'] });
+    const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject: 'dead.ev' });
+    await js.publish('ev.x', encode(valid('A-1')));
+    await until(() => consumption.counts.handled === 1, 'one message handled');
+    await jsm.consumers.delete('EV', 'workers');
+    const outcome = await settled(consumption.closed, 30_000);
+    expect(outcome.state).toBe('rejected');
+    expect(outcome.error!.message).toMatch(/stopped receiving messages without stop\(\) \(the consumer was deleted/);
+  }, 60_000);
+
   it('rejects closed when the broker stays down past the reconnect budget', async () => {
     const { js, jsm, server, consumer } = await broker([], { maxReconnectAttempts: 2, reconnectTimeWait: 100 });
     await jsm.streams.add({ name: 'EV_DEAD', subjects: ['dead.>'] });

@@ -222,6 +222,28 @@ describe('consumeEvents', () => {
     expect(await consumer.info()).toMatchObject({ num_redelivered: 0, num_ack_pending: 0 });
   }, 60_000);
 
+  it('keeps the messages waiting behind a slow handler from expiring: each handled once, none delivered again', async () => {
+    // 120 messages of 25 ms each: 3 s of work behind a 1 s ack_wait. nats.js pulls them all ahead of the handler.
+    const { consumer, deadLetterSubject } = await freshStreams('QUEUED', 1000);
+    for (let i = 0; i < 120; i++) await js.publish('QUEUED.events', encode(valid(`Q-${i}`)));
+    const handled: string[] = [];
+    const consumption = consumeEvents(
+      consumer,
+      async (event: CatalogEvent, msg: JsMsg) => {
+        handled.push(`${(event.payload as { account_number: string }).account_number}#${msg.info.deliveryCount}`);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      },
+      { js, deadLetterSubject },
+    );
+    await until(() => consumption.counts.handled === 120, 'every message handled', 30_000);
+    // Long enough for a redelivery to arrive, had the server given up on a waiting message.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await consumption.stop();
+    expect(handled).toEqual(Array.from({ length: 120 }, (_, i) => `Q-${i}#1`));
+    expect(consumption.counts).toMatchObject({ received: 120, handled: 120, retried: 0 });
+    expect(await consumer.info()).toMatchObject({ num_redelivered: 0, num_ack_pending: 0 });
+  }, 60_000);
+
   it('sends the acks of a burst of messages together: far fewer socket writes than messages, every one acknowledged', async () => {
     const { consumer, deadLetterSubject } = await freshStreams('BURST');
     const burst = 200;

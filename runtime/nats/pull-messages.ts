@@ -1,0 +1,149 @@
+import type { Consumer, ConsumerMessages } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { DeliveryQueue } from './delivery-queue.js';
+
+/**
+ * How long one pull request waits on the server for messages. Short, so that a pull lost
+ * with a restarted server is replaced within seconds; a quiet stream costs two requests per
+ * period.
+ */
+const PULL_EXPIRES_MS = 5_000;
+/** First pause after a failed pull; doubles, up to `MAX_PULL_RETRY_MS`, while the connection is open. */
+const PULL_RETRY_MS = 250;
+const MAX_PULL_RETRY_MS = 5_000;
+/** Times in a row, seconds apart, the server must say the consumer does not exist before the pulls end: once could be a moment of a cluster electing a leader. */
+const NOT_FOUND_LIMIT = 2;
+/** Pulls in flight at once: while one batch is handled, the next is on its way. */
+const PULLERS = 2;
+
+export interface Puller {
+  /** Ends the pulls; messages already delivered are still queued. Resolves once nothing more will be queued. */
+  stop(): Promise<void>;
+  /** Resolves when the pulls end: `undefined` after `stop()`, otherwise why they ended. */
+  ended: Promise<string | undefined>;
+}
+
+/**
+ * Pulls messages from the consumer into the queue in batches of half of `maxMessages`, two
+ * pulls in flight, a new one only when the messages waiting and those asked for leave room
+ * for it. The client never holds more than `maxMessages`, and every message it holds is in
+ * the queue, where the consumer can report it in progress (nats.js's `consume()` either keeps
+ * its buffer out of reach or, with a callback, keeps pulling however many wait). A failed pull
+ * is tried again while the connection is open (a server restarting, a cluster electing a
+ * leader); the pulls end when the connection closes or the consumer is gone.
+ */
+export function pullMessages(consumer: Consumer, queue: DeliveryQueue, options: { maxMessages: number; nc: NatsConnection | undefined }): Puller {
+  const { maxMessages, nc } = options;
+  const batchSize = Math.max(1, Math.ceil(maxMessages / PULLERS));
+  /** Messages asked for and not yet delivered. */
+  let requested = 0;
+  let stopping = false;
+  /** Why the pulls ended, once one of them knows. */
+  let endedBecause: string | undefined;
+  const done = () => stopping || endedBecause !== undefined;
+  const batches = new Set<ConsumerMessages>();
+  const pauses = new Set<() => void>();
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        pauses.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      pauses.add(wake);
+    });
+  /** Wakes every puller to see that the pulls are over. */
+  const finish = () => {
+    queue.wakeWaiters();
+    for (const wake of [...pauses]) wake();
+    // Not awaited: each batch's loop sees it end.
+    for (const batch of batches) void batch.close().catch(() => undefined);
+  };
+  const isClosed = () => nc?.isClosed() ?? false;
+  let closedCause = 'the connection closed';
+  void nc?.closed().then((error) => {
+    closedCause = `the connection closed${error ? `: ${describe(error)}` : ''}`;
+  });
+
+  async function pullLoop(): Promise<void> {
+    let failures = 0;
+    let notFound = 0;
+    while (!done()) {
+      await queue.roomFor(() => queue.waiting + requested + batchSize <= maxMessages || done());
+      if (done()) return;
+      requested += batchSize;
+      let delivered = 0;
+      let batch: ConsumerMessages | undefined;
+      try {
+        batch = await consumer.fetch({ max_messages: batchSize, expires: PULL_EXPIRES_MS });
+        batches.add(batch);
+        // Not awaited: a batch closed before it is iterated settles only once iterated, just below.
+        if (done()) void batch.close().catch(() => undefined);
+        for await (const msg of batch) {
+          delivered += 1;
+          requested -= 1;
+          queue.push(msg);
+        }
+        failures = 0;
+        notFound = 0;
+      } catch (error) {
+        if (done() || isClosed()) break;
+        if (await consumerIsGone(consumer)) {
+          if (++notFound >= NOT_FOUND_LIMIT) {
+            endedBecause = `the consumer was deleted (${describe(error)})`;
+            break;
+          }
+        } else {
+          notFound = 0;
+        }
+        failures += 1;
+        await pause(Math.min(PULL_RETRY_MS * 2 ** (failures - 1), MAX_PULL_RETRY_MS));
+      } finally {
+        if (batch) batches.delete(batch);
+        // What the batch did not deliver (it expired, or failed) is no longer on its way.
+        requested -= batchSize - delivered;
+        queue.wakeWaiters();
+      }
+      if (isClosed()) break;
+    }
+  }
+
+  const ended = (async (): Promise<string | undefined> => {
+    try {
+      await Promise.all(
+        Array.from({ length: PULLERS }, () =>
+          pullLoop().finally(() => {
+            // One puller's end is every puller's end.
+            if (endedBecause === undefined && !stopping) endedBecause = isClosed() ? closedCause : 'the pulls ended';
+            finish();
+          }),
+        ),
+      );
+      return stopping ? undefined : endedBecause;
+    } finally {
+      queue.end();
+    }
+  })();
+
+  return {
+    ended,
+    async stop() {
+      stopping = true;
+      finish();
+      await ended.catch(() => undefined);
+    },
+  };
+}
+
+/** Whether the server says the consumer does not exist (rather than not answering). */
+async function consumerIsGone(consumer: Consumer): Promise<boolean> {
+  try {
+    await consumer.info(false);
+    return false;
+  } catch (error) {
+    return error instanceof Error && /consumer not found|stream not found/i.test(error.message);
+  }
+}
+
+const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
