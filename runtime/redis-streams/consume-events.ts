@@ -48,6 +48,23 @@ redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
 return 1
 `;
 
+/**
+ * Resets the idle time of the entries a batch still holds (`XCLAIM … JUSTID`: the delivery
+ * count stays), each only while this consumer still owns it, so that none is claimed by
+ * another consumer while it waits its turn in a slow batch.
+ * KEYS: stream. ARGV: group, consumer, entry ids.
+ */
+const KEEP_SCRIPT = `
+local kept = 0
+for i = 3, #ARGV do
+  if #redis.call('XPENDING', KEYS[1], ARGV[1], ARGV[i], ARGV[i], 1, ARGV[2]) > 0 then
+    redis.call('XCLAIM', KEYS[1], ARGV[1], ARGV[2], 0, ARGV[i], 'JUSTID')
+    kept = kept + 1
+  end
+end
+return kept
+`;
+
 const noMessageField = (): DeliveryDecision => ({
   action: 'dead_letter',
   reason: 'malformed_message',
@@ -61,7 +78,9 @@ const noMessageField = (): DeliveryDecision => ({
  * handler's) are taken over with `XAUTOCLAIM`, their delivery count read from `XPENDING`.
  * Handled → `XACK`; handler threw → left pending, claimed again after `claimIdleMs`, until
  * `maxDeliver`; rejected → `XADD` to `deadLetterStream` and `XACK` in one script, only while
- * this consumer still owns the entry. Refuses to start without the group.
+ * this consumer still owns the entry. While a batch is handled, the entries it still holds
+ * have their idle time reset every third of `claimIdleMs`, so another consumer does not
+ * claim them meanwhile. Refuses to start without the group.
  * Reads block the connection: give the consumer a connection of its own.
  */
 export function consumeEvents(redis: Redis, handler: BusHandler<StreamMessage>, options: ConsumeEventsOptions): Consumption {
@@ -117,6 +136,29 @@ export function consumeEvents(redis: Redis, handler: BusHandler<StreamMessage>, 
     }
   }
 
+  /**
+   * Every third of `claimIdleMs` while a batch is handled, resets the idle time of its entries
+   * not yet settled (the one in the handler included). Only the batch's own turn uses the
+   * connection then: no blocking read waits on it.
+   */
+  function keepWhileHandled(ids: readonly string[]): { settled: number; end(): Promise<void> } {
+    let running: Promise<unknown> = Promise.resolve();
+    const keeper = {
+      settled: 0,
+      async end() {
+        clearInterval(timer);
+        await running;
+      },
+    };
+    const timer = setInterval(() => {
+      const waiting = ids.slice(keeper.settled);
+      // A failed reset only costs what it was for (another consumer may take the entry): the loop's own commands report a lost connection.
+      if (waiting.length > 0) running = redis.eval(KEEP_SCRIPT, 1, stream, group, consumer, ...waiting).catch(() => undefined);
+    }, Math.max(claimIdleMs / 3, 1));
+    timer.unref();
+    return keeper;
+  }
+
   const closed = (async () => {
     // A dead letter could never be stored on a key that is not a stream: refuse to start on one.
     const deadLetterKeyType = await redis.type(deadLetterStream);
@@ -136,11 +178,17 @@ export function consumeEvents(redis: Redis, handler: BusHandler<StreamMessage>, 
         if (cursor === '0-0' && batch.length === 0) nextClaimAt = Date.now() + Math.min(claimIdleMs / 2, 1000);
       }
       if (batch.length === 0) batch = await fresh();
-      for (const [entry, deliveries] of batch) {
-        const data = entry.fields.get(MESSAGE_FIELD);
-        const message: StreamMessage = { stream, id: entry.id, deliveries };
-        const decision = data === undefined ? noMessageField() : await decideDelivery({ data, deliveries, message }, handler, policy);
-        countDecision(counts, await settle(entry, deliveries, decision));
+      const keeper = keepWhileHandled(batch.map(([entry]) => entry.id));
+      try {
+        for (const [entry, deliveries] of batch) {
+          const data = entry.fields.get(MESSAGE_FIELD);
+          const message: StreamMessage = { stream, id: entry.id, deliveries };
+          const decision = data === undefined ? noMessageField() : await decideDelivery({ data, deliveries, message }, handler, policy);
+          countDecision(counts, await settle(entry, deliveries, decision));
+          keeper.settled += 1;
+        }
+      } finally {
+        await keeper.end();
       }
     }
   })();

@@ -221,6 +221,26 @@ describe('consumeEvents', () => {
     expect(letters.map((letter) => letter.original_id).sort()).toEqual([...rejected].sort());
   }, 60_000);
 
+  it('keeps the entries of a slow batch from being claimed while they wait: each handled once', async () => {
+    await redis.xgroup('CREATE', 'kept', 'workers', '$', 'MKSTREAM');
+    const ids: string[] = [];
+    for (let i = 0; i < 15; i++) ids.push((await redis.xadd('kept', '*', 'message', JSON.stringify(valid(`K-${i}`))))!);
+    const options = { stream: 'kept', group: 'workers', deadLetterStream: 'kept:dead', claimIdleMs: 300, blockMs: 100 };
+    const handled: string[] = [];
+    const slowHandler = async (_event: unknown, message: StreamMessage) => {
+      handled.push(`${message.id}#${message.deliveries}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    };
+    // One batch of 15 entries at 100 ms each: 1.5 s, five times claimIdleMs, with a second consumer looking for idle entries.
+    const first = consumeEvents(connection(), slowHandler, { ...options, consumer: 'first' });
+    await until(() => handled.length >= 1, 'the first batch');
+    const second = consumeEvents(connection(), slowHandler, { ...options, consumer: 'second' });
+    await until(async () => (await redis.xpending('kept', 'workers'))[0] === 0, 'every entry settled');
+    await Promise.all([first.stop(), second.stop()]);
+    expect(handled).toEqual(ids.map((id) => `${id}#1`));
+    expect(second.counts.received).toBe(0);
+  }, 60_000);
+
   it('rejects a missing option at once', () => {
     expect(() => consumeEvents(redis, () => undefined, { stream: 's', group: 'g', consumer: '', deadLetterStream: 'd' })).toThrow(/consumer/);
   });
