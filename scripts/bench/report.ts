@@ -32,6 +32,8 @@ export interface BenchResults {
   typeCheck?: TypeCheckResult;
   size?: SizeResult;
   bus?: BusResult;
+  /** Groups measured in a later run of their own (`--only … --merge`), each with that run's machine. */
+  measuredApart?: Partial<Record<Group, MachineInfo>>;
 }
 
 export interface TargetCheck {
@@ -614,13 +616,9 @@ export function renderMarkdown(r: BenchResults): { text: string; targets: Target
     '',
   ];
   if (r.quick) lines.push('> **Quick mode** (smoke test): tiny inputs, single runs, the sources through tsx instead of the build. These numbers mean nothing.', '');
-  lines.push(
-    '## Machine',
-    '',
-    ...table(
-      ['CPU', 'cores', 'memory', 'Node', 'OS', 'date', 'load average (1, 5, 15 min) at start → end', 'commit'],
-      [
-        [
+  const apart = Object.entries(r.measuredApart ?? {}) as [Group, MachineInfo][];
+  const machineRow = (groups: string, m: MachineInfo) => [
+          groups,
           m.cpu,
           m.cores,
           `${m.memoryGiB} GiB`,
@@ -629,9 +627,14 @@ export function renderMarkdown(r: BenchResults): { text: string; targets: Target
           m.date,
           `${m.loadAverage.map((x) => num(x, 2)).join(', ')}${m.loadAverageAfter ? ` → ${m.loadAverageAfter.map((x) => num(x, 2)).join(', ')}` : ''}`,
           m.git ? `${m.git.commit.slice(0, 12)}${m.git.dirtyFiles > 0 ? ` + ${m.git.dirtyFiles} changed files` : ''}` : 'n/a',
-        ],
-      ],
-      ['l', 'r', 'r', 'l', 'l', 'l', 'l', 'l'],
+        ];
+  lines.push(
+    '## Machine',
+    '',
+    ...table(
+      ['groups', 'CPU', 'cores', 'memory', 'Node', 'OS', 'date', 'load average (1, 5, 15 min) at start → end', 'commit'],
+      [machineRow(r.groups.filter((g) => !apart.some(([a]) => a === g)).join(', '), m), ...apart.map(([group, am]) => machineRow(`${group} (run apart)`, am))],
+      ['l', 'l', 'r', 'r', 'l', 'l', 'l', 'l', 'l'],
     ),
     '',
   );

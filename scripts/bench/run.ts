@@ -15,6 +15,9 @@
  *   override sizes.
  * - `--report-only`: measure nothing; render `BENCHMARKS.md` again from the saved `results.json`
  *   (after a change to the report's wording).
+ * - `--merge` (with `--only`): put the groups measured into the saved `results.json`, each
+ *   with this run's machine (the report's machine table lists it), and render the whole report
+ *   again: a change that touches one group is measured without running every group.
  */
 import { rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -56,6 +59,7 @@ interface Settings {
   heapRuns: number;
   sizeEvents: number | undefined;
   keepTemp: boolean;
+  merge: boolean;
   reportOnly: boolean;
 }
 
@@ -77,6 +81,7 @@ function settings(argv: string[]): Settings {
       factors: { type: 'string' },
       'tsc-runs': { type: 'string' },
       'keep-temp': { type: 'boolean', default: false },
+      merge: { type: 'boolean', default: false },
       'report-only': { type: 'boolean', default: false },
     },
   });
@@ -87,6 +92,7 @@ function settings(argv: string[]): Settings {
     if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a whole number ≥ 1, got ${text}`);
     return n;
   };
+  if (values.merge && values.only === undefined) throw new Error('--merge needs --only: it puts the groups measured into the saved results');
   const groups = values.only === undefined ? [...GROUPS] : (values.only.split(',').map((g) => g.trim()) as Group[]);
   for (const g of groups) if (!GROUPS.includes(g)) throw new Error(`--only: unknown group ${g} (groups: ${GROUPS.join(', ')})`);
   const factors = values.factors === undefined ? (quick ? [1, 2] : [1, 10, 30]) : values.factors.split(',').map((f) => int(f, 1, 'factors'));
@@ -111,6 +117,7 @@ function settings(argv: string[]): Settings {
     heapRuns: quick ? 1 : 7,
     sizeEvents: quick ? 3 : undefined,
     keepTemp: values['keep-temp'] ?? false,
+    merge: values.merge ?? false,
     reportOnly: values['report-only'] ?? false,
   };
 }
@@ -216,14 +223,39 @@ async function main(): Promise<void> {
 
     results.totalMs = performance.now() - started;
     results.machine.loadAverageAfter = loadavg();
-    const markdown = renderMarkdown(results);
-    write(jsonFile, `${JSON.stringify({ ...results, targets: markdown.targets }, null, 2)}\n`);
+    const final = s.merge ? mergeInto(readJson<BenchResults & { targets: unknown }>(jsonFile), results) : results;
+    const markdown = renderMarkdown(final);
+    write(jsonFile, `${JSON.stringify({ ...final, targets: markdown.targets }, null, 2)}\n`);
     write(reportFile, markdown.text);
     log(`wrote ${reportFile} and ${jsonFile} (${(results.totalMs / 1000).toFixed(0)} s in all)`);
     for (const t of markdown.targets) log(`${t.met ? 'met   ' : 'MISSED'} ${t.text}: ${t.measuredText}`);
   } finally {
     if (!s.keepTemp) rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Where each group's result sits in `BenchResults`. */
+const RESULT_KEYS: Record<Group, keyof BenchResults> = {
+  throughput: 'throughput',
+  'error-path': 'errorPath',
+  'cold-start': 'coldStart',
+  generation: 'generation',
+  'type-check': 'typeCheck',
+  size: 'size',
+  bus: 'bus',
+};
+
+/** The saved results with this run's groups in place of theirs, each marked as measured apart on this run's machine. */
+function mergeInto(saved: BenchResults & { targets?: unknown }, run: BenchResults): BenchResults {
+  const { targets, ...merged } = structuredClone(saved);
+  void targets;
+  for (const group of run.groups) {
+    const key = RESULT_KEYS[group];
+    (merged as Record<string, unknown>)[key] = run[key];
+    merged.groupMs[group] = run.groupMs[group]!;
+    merged.measuredApart = { ...merged.measuredApart, [group]: run.machine };
+  }
+  return merged;
 }
 
 main().catch((error: unknown) => {
