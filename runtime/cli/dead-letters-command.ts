@@ -4,6 +4,7 @@
  * The broker adapter and its client are loaded only here, on demand.
  */
 import { parseArgs } from 'node:util';
+import { byteCount } from './validate-arguments.js';
 import type { ReplayReport as NatsReport } from '../nats/index.js';
 import type { ReplayReport as RedisReport } from '../redis-streams/index.js';
 
@@ -19,6 +20,9 @@ dead letters; the rest stay where they are.
 options:
   --strict       re-validate in strict mode (default: tolerant)
   --limit N      examine at most N dead letters
+  --max-message-bytes BYTES
+                 the consumers' maxMessageBytes (default 1MiB; KiB, MiB, GiB accepted): a
+                 dead letter larger than that is kept (too_large), as they would refuse it
   --dry-run      only report what would move
   --json         print the report as one JSON object
 `;
@@ -39,24 +43,31 @@ function describeReport(report: Report, dryRun: boolean): string {
   ].join('\n');
 }
 
-async function replayOnNats(url: string, stream: string, options: { strict: boolean; limit?: number; dryRun: boolean }): Promise<Report> {
+interface ReplayOptions {
+  strict: boolean;
+  limit?: number;
+  maxMessageBytes?: number;
+  dryRun: boolean;
+}
+
+async function replayOnNats(url: string, stream: string, options: ReplayOptions): Promise<Report> {
   const [{ connect }, { jetstreamManager }, { replayDeadLetters }] = await Promise.all([import('@nats-io/transport-node'), import('@nats-io/jetstream'), import('../nats/index.js')]);
   const nc = await connect({ servers: url });
   try {
-    return await replayDeadLetters(await jetstreamManager(nc), { stream, mode: options.strict ? 'strict' : 'tolerant', limit: options.limit, dryRun: options.dryRun });
+    return await replayDeadLetters(await jetstreamManager(nc), { stream, mode: options.strict ? 'strict' : 'tolerant', limit: options.limit, maxMessageBytes: options.maxMessageBytes, dryRun: options.dryRun });
   } finally {
     await nc.close();
   }
 }
 
-async function replayOnRedis(url: string, deadLetterStream: string, stream: string, options: { strict: boolean; limit?: number; dryRun: boolean }): Promise<Report> {
+async function replayOnRedis(url: string, deadLetterStream: string, stream: string, options: ReplayOptions): Promise<Report> {
   const [{ Redis }, { replayDeadLetters }] = await Promise.all([import('ioredis'), import('../redis-streams/index.js')]);
   // One attempt: a command-line run reports a broker it cannot reach rather than waiting for it.
   const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
   redis.on('error', () => undefined); // reported by the command that failed
   try {
     await redis.connect();
-    return await replayDeadLetters(redis, { deadLetterStream, stream, mode: options.strict ? 'strict' : 'tolerant', limit: options.limit, dryRun: options.dryRun });
+    return await replayDeadLetters(redis, { deadLetterStream, stream, mode: options.strict ? 'strict' : 'tolerant', limit: options.limit, maxMessageBytes: options.maxMessageBytes, dryRun: options.dryRun });
   } finally {
     // Every command has been answered by now.
     redis.disconnect();
@@ -81,6 +92,7 @@ export async function runDeadLetters(args: string[], io: DeadLettersIo): Promise
         'dead-letter-stream': { type: 'string' },
         strict: { type: 'boolean', default: false },
         limit: { type: 'string' },
+        'max-message-bytes': { type: 'string' },
         'dry-run': { type: 'boolean', default: false },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -104,7 +116,12 @@ export async function runDeadLetters(args: string[], io: DeadLettersIo): Promise
     limit = Number(values.limit);
     if (!Number.isInteger(limit) || limit < 1) return usageError(`--limit must be a positive integer, got ${JSON.stringify(values.limit)}`);
   }
-  const options = { strict: values.strict, limit, dryRun: values['dry-run'] };
+  let maxMessageBytes: number | undefined;
+  if (values['max-message-bytes'] !== undefined) {
+    maxMessageBytes = byteCount(values['max-message-bytes']);
+    if (maxMessageBytes === undefined || maxMessageBytes < 1) return usageError(`--max-message-bytes takes a number of bytes (such as 2097152 or 2MiB), got ${JSON.stringify(values['max-message-bytes'])}`);
+  }
+  const options: ReplayOptions = { strict: values.strict, limit, maxMessageBytes, dryRun: values['dry-run'] };
 
   let report: Report;
   try {

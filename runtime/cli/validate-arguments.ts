@@ -46,7 +46,7 @@ function optionProblem(args: readonly string[], options: Record<string, { type: 
 }
 
 /** `16777216`, `512KiB`, `16MiB`, `1GiB` → bytes; `undefined` when it is none of those. */
-function byteCount(text: string): number | undefined {
+export function byteCount(text: string): number | undefined {
   const match = /^([0-9]+)(KiB|MiB|GiB)?$/.exec(text);
   if (!match) return undefined;
   const unit = match[2] === 'KiB' ? 1024 : match[2] === 'MiB' ? 1024 ** 2 : match[2] === 'GiB' ? 1024 ** 3 : 1;

@@ -46,6 +46,7 @@ describe('dead-letters replay', () => {
     [['replay', '--redis', 'redis://x', '--stream', 's'], /--dead-letter-stream is required/],
     [['replay', '--nats', 'nats://x', '--stream', 'D', '--limit', '0'], /--limit must be a positive integer/],
     [['replay', '--nats', 'nats://x', '--stream', 'D', '--bogus'], /Unknown option '--bogus'/],
+    [['replay', '--nats', 'nats://x', '--stream', 'D', '--max-message-bytes', '2MB'], /--max-message-bytes takes a number of bytes/],
   ])('%j is a usage error (exit 2)', async (args, message) => {
     const result = await run(args);
     expect(result).toMatchObject({ code: 2, stdout: '' });
@@ -84,6 +85,18 @@ describe('dead-letters replay', () => {
     expect((await jsm.streams.info('EVENTS')).state.messages).toBe(1);
     expect((await jsm.streams.info('DEAD')).state.messages).toBe(1);
     await nc.close();
+  }, 60_000);
+
+  it('--max-message-bytes: keeps a valid dead letter larger than the consumers accept, and moves it once they accept it', async () => {
+    const redis = new Redis(redisServer.url);
+    const large = JSON.stringify({ type: 'account.created', version: 'v1', payload: { account_number: 'L'.repeat(3000), account_user_emails: [] } });
+    await redis.xadd('large:dead', '*', 'message', large, 'reason', 'handler_failed');
+    const args = ['replay', '--redis', redisServer.url, '--dead-letter-stream', 'large:dead', '--stream', 'large'];
+    expect(await run([...args, '--max-message-bytes', '2KiB'])).toEqual({ code: 0, stdout: 'moved 0 of 1 dead letters\nkept: too_large 1\n', stderr: '' });
+    expect(await redis.xlen('large:dead')).toBe(1);
+    expect(await run([...args, '--max-message-bytes', '4KiB'])).toEqual({ code: 0, stdout: 'moved 1 of 1 dead letters\nkept: none\n', stderr: '' });
+    expect(await redis.xlen('large')).toBe(1);
+    await redis.quit();
   }, 60_000);
 
   it('--redis, through the bin: adds again to --stream what is valid now', async () => {
