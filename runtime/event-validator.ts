@@ -3,7 +3,7 @@ import type { CompiledEventModule } from './compiled-validator.js';
 import { checkPayload, isPlainObject } from './check-payload.js';
 import { clip } from './echo.js';
 import { envelopeRejection, notAnObject } from './envelope.js';
-import { pointerTokens } from './issues.js';
+import { pointerTokens } from './json-pointer.js';
 import type { EventError, ValidateOptions } from './result.js';
 import { EventValidationError, rejection } from './result.js';
 import type { StandardSchemaV1 } from './standard-schema.js';

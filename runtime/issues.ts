@@ -1,5 +1,6 @@
 import type { CompiledValidatorError } from './compiled-validator.js';
 import { clip, quote } from './echo.js';
+import { pointerToken, pointerTokens } from './json-pointer.js';
 import type { EventIssue } from './result.js';
 
 /** Most issues one rejected message lists; past it, one closing `too_many_issues` issue says how many more. */
@@ -17,19 +18,6 @@ export function summarizeIssues(issues: readonly EventIssue[]): string {
   return named === issues.length ? summary : `${summary}; and ${(issues.length - SUMMARY_ISSUES).toLocaleString('en-US')} more issue(s)`;
 }
 
-/** RFC 6901 escaping of one reference token. */
-export const pointerToken = (token: string): string =>
-  // Most names need no escaping: test before building new strings.
-  token.includes('~') || token.includes('/') ? token.replace(/~/g, '~0').replace(/\//g, '~1') : token;
-
-/** One reference token unescaped (`a~1b` → `a/b`). */
-const unescapeToken = (token: string): string => (token.includes('~') ? token.replace(/~1/g, '/').replace(/~0/g, '~') : token);
-
-/** The unescaped reference tokens of a JSON Pointer: `/a~1b/0` → `['a/b', '0']`. */
-export function pointerTokens(pointer: string): string[] {
-  if (pointer === '') return [];
-  return pointer.slice(1).split('/').map(unescapeToken);
-}
 
 /** The value at a JSON Pointer below `root`, or `undefined`; reads it token by token, as `hasOwnProperty` then a read. */
 function valueAt(root: unknown, pointer: string): unknown {

@@ -1,4 +1,5 @@
 import type { CompiledValidator, CompiledValidatorError, PayloadSchema } from './compiled-validator.js';
+import { pointerToken, unescapeToken } from './json-pointer.js';
 
 /**
  * Why a payload is invalid, found from its schema: the errors ajv's validator of the same
@@ -81,13 +82,13 @@ function compileSearch(root: PayloadSchema): Search {
     const closed = s.additionalProperties === false;
     const names = Object.keys(properties);
     const listed = new Set(names);
-    const tokens = names.map((name) => '/' + name.replace(/~/g, '~0').replace(/\//g, '~1'));
+    const tokens = names.map((name) => '/' + pointerToken(name));
     const members = names.map((name, i) => compile(properties[name]!, path + '/properties/' + encodeURIComponent(tokens[i]!.slice(1))));
     const branches = anyOf?.map((branch, i) => compile(branch, path + '/anyOf/' + i));
     const item = items && compile(items, path + '/items');
     // ajv inlines a definition without references of its own (its paths go on from `$ref`);
     // one with references becomes a function of its own, whose paths start again at `#`.
-    const target = $ref === undefined ? undefined : defs[$ref.slice('#/$defs/'.length).replace(/~1/g, '/').replace(/~0/g, '~')]!;
+    const target = $ref === undefined ? undefined : defs[unescapeToken($ref.slice('#/$defs/'.length))]!;
     const resolve = (): Search => refs.get($ref!) ?? refs.set($ref!, compile(target!, JSON.stringify(target).includes('"$ref"') ? '#' : $ref!)).get($ref!)!;
 
     // Most values are leaves with a type alone: their search is that test.

@@ -4,7 +4,7 @@
  * wrong items), so a large payload is searched through a bounded view of it.
  */
 import type { CompiledValidatorError } from './compiled-validator.js';
-import { pointerToken } from './issues.js';
+import { pointerToken } from './json-pointer.js';
 
 /** Payloads of at most this many values (counting every member and item) are searched in full. */
 export const FULL_SEARCH_LIMIT = 4096;

@@ -22,5 +22,5 @@ export const schemaPaths = {
   shared: (name: string) => `schemas/shared/${name}.schema.json`,
 };
 
-/** JSON Pointer escaping of one reference token (RFC 6901). */
-export const pointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
+/** JSON Pointer escaping of one reference token (RFC 6901): the runtime's, so both sides write the same pointers. */
+export { pointerToken } from '../../runtime/json-pointer.js';

@@ -1,4 +1,5 @@
 import type { JsonSchema } from './json-schema.js';
+import { unescapeToken } from '../../runtime/json-pointer.js';
 
 /**
  * A payload schema as one plain boolean function: `true` exactly when ajv (the generator's
@@ -204,7 +205,7 @@ class CheckWriter {
   private defFunction(ref: unknown): string {
     const match = typeof ref === 'string' ? /^#\/\$defs\/([^/]+)$/.exec(ref) : null;
     if (!match) throw new Error(`payload check: only "#/$defs/<name>" references are supported, got ${JSON.stringify(ref)}`);
-    const defName = match[1]!.replace(/~1/g, '/').replace(/~0/g, '~');
+    const defName = unescapeToken(match[1]!);
     const known = this.defFunctions.get(defName);
     if (known !== undefined) return known;
     const defs = (this.root.$defs ?? {}) as Record<string, unknown>;

@@ -1,4 +1,5 @@
 import type { ValidationErrorBody } from '../../generated/api/types.js';
+import { pointerTokens } from '../json-pointer.js';
 import type { ApiIssue } from './issues.js';
 
 /** A name written as is in a dot path: one that can be neither an index nor mistaken for punctuation. */
@@ -18,7 +19,7 @@ const bodyToken = (token: string): string => (PLAIN_NAME.test(token) || /^(?:0|[
  * JSON string in brackets, `["a.b"]`, so no body field reads as a parameter or as another field.
  */
 export function toAttr(path: string): string {
-  const [, part, ...tokens] = path.split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const [part, ...tokens] = pointerTokens(path);
   if (part === 'query') return `?${tokens.join('.')}`;
   if (part === 'params') return `{${tokens.join('.')}}`;
   return tokens.map(bodyToken).join('.');

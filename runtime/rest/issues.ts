@@ -1,4 +1,5 @@
 import type { CompiledValidatorError } from '../compiled-validator.js';
+import { pointerToken, pointerTokens } from '../json-pointer.js';
 
 /** One thing wrong with a request or response, at its place. */
 export interface ApiIssue {
@@ -13,7 +14,6 @@ export interface ApiIssue {
 /** The most issues one request or response reports; a last issue says how many more there were. */
 export const MAX_ISSUES = 100;
 
-const pointerToken = (token: string): string => token.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** The stated form a pattern enforces, by the pattern's shape (the generator's date, datetime and decimal patterns). */
 function statedForm(pattern: string): string {
@@ -87,7 +87,7 @@ export function bounded(issues: ApiIssue[]): ApiIssue[] {
 
 function valueAt(root: unknown, pointer: string): unknown {
   let current = root;
-  for (const token of pointer.split('/').slice(1).map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'))) {
+  for (const token of pointerTokens(pointer)) {
     if (typeof current !== 'object' || current === null || !Object.hasOwn(current, token)) return undefined;
     current = (current as Record<string, unknown>)[token];
   }
