@@ -1,4 +1,5 @@
 import type { ValidationMode } from '../index.js';
+import { backoffCeilingMs, equalJitterMs } from '../backoff.js';
 
 /** What to do with a message whose type or version this package does not know yet. */
 export type UnknownEventPolicy = 'dead_letter' | 'ack' | 'retry';
@@ -59,6 +60,5 @@ export function deliveryPolicy(options: DeliveryOptions = {}): DeliveryPolicy {
  * all come back together.
  */
 export function retryDelayMs(deliveries: number, backoffMs: number, random: () => number = Math.random): number {
-  const ceiling = Math.min(MAX_BACKOFF_MS, backoffMs * 2 ** Math.max(0, deliveries - 1));
-  return Math.round(ceiling / 2 + (ceiling / 2) * random());
+  return equalJitterMs(backoffCeilingMs(deliveries, backoffMs, MAX_BACKOFF_MS), random);
 }

@@ -1,6 +1,7 @@
 import type { Consumer, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { countDecision, decideDeliveryNow, deliveryPolicy, emptyCounts, type BusHandler, type Consumption, type DeliveryDecision, type DeliveryOptions } from '../bus/index.js';
+import { backoffCeilingMs } from '../backoff.js';
 import { AckBatch } from './ack-batch.js';
 import { DEAD_LETTER_HEADERS } from './dead-letter-headers.js';
 import { DeliveryQueue } from './delivery-queue.js';
@@ -28,8 +29,9 @@ const deadLetterMsgId = (msg: JsMsg): string => `dead-letter:${msg.info.stream}:
 /** Reading the delivery count parses the reply subject: the core asks for it only when it weighs a retry. */
 const deliveryCount = (msg: JsMsg): number => msg.info.deliveryCount;
 
-/** First pause between two attempts to store a dead letter; doubles per attempt. */
+/** First pause between two attempts to store a dead letter; doubles per attempt, up to the second. */
 const DEAD_LETTER_RETRY_MS = 500;
+const MAX_DEAD_LETTER_RETRY_MS = 8000;
 
 /** Longest an ack of a handled message is held back to be sent with the next ones. */
 const MAX_ACK_HOLD_MS = 10;
@@ -75,7 +77,7 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
       } catch (error) {
         lastError = error;
         // Long enough in all to ride out a cluster's leader election.
-        if (attempt < attempts) await sleep(Math.min(DEAD_LETTER_RETRY_MS * 2 ** (attempt - 1), 8000));
+        if (attempt < attempts) await sleep(backoffCeilingMs(attempt, DEAD_LETTER_RETRY_MS, MAX_DEAD_LETTER_RETRY_MS));
       }
     }
     // Not stored, so not acknowledged: the original stays in the stream for the next consumer.

@@ -1,5 +1,6 @@
 import type { Consumer, ConsumerMessages } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
+import { backoffCeilingMs } from '../backoff.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 
 /**
@@ -98,7 +99,7 @@ export function pullMessages(consumer: Consumer, queue: DeliveryQueue, options: 
           notFound = 0;
         }
         failures += 1;
-        await pause(Math.min(PULL_RETRY_MS * 2 ** (failures - 1), MAX_PULL_RETRY_MS));
+        await pause(backoffCeilingMs(failures, PULL_RETRY_MS, MAX_PULL_RETRY_MS));
       } finally {
         if (batch) batches.delete(batch);
         // What the batch did not deliver (it expired, or failed) is no longer on its way.

@@ -4,6 +4,7 @@
  * 500 on payment instruction, "do not retry in the same form" for 400); network errors are
  * retried only where repeating the request cannot create anything twice (GETs).
  */
+import { backoffCeilingMs, fullJitterMs } from '../backoff.js';
 
 export interface RetryOptions {
   /** Attempts in all, the first included (default 4; at least 1). */
@@ -48,8 +49,7 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 
 /** Exponential back-off with full jitter: a random wait up to `base · 2^(retry-1)`, capped. */
 export function backoffMs(retry: number, options: Required<RetryOptions>, random: () => number = Math.random): number {
-  const ceiling = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** (retry - 1));
-  return Math.floor(random() * ceiling);
+  return fullJitterMs(backoffCeilingMs(retry, options.baseDelayMs, options.maxDelayMs), random);
 }
 
 /** Waits `ms`, or rejects with the signal's reason the moment it aborts. */
