@@ -7,7 +7,7 @@ import { reachableSharedTypes } from '../common/shared-types.js';
 import { typeNotation } from '../common/type-notation.js';
 import type { VersionStep } from '../compat/diff.js';
 import type { Severity } from '../compat/rules.js';
-import { fieldNotes } from '../emit/api-json-schema.js';
+import { fieldNotes, reachableApiTypes } from '../emit/api-json-schema.js';
 import type { ApiFieldModel, ApiObjectTypeModel, ApiOperationModel, ApiTypeRef, CatalogModel, EventVersionModel, FieldModel, GapModel, ObjectTypeModel, TypeRef } from '../model.js';
 import { esc, href, paths, prose, table, validatorBox, type Page } from './html.js';
 
@@ -204,19 +204,8 @@ function apiFieldRows(fields: readonly ApiFieldModel[], from: string): string {
   );
 }
 
-/** Named API types an operation's bodies reach, each once. */
-function operationTypes(ctx: SiteContext, op: ApiOperationModel): ApiObjectTypeModel[] {
-  const api = ctx.model.api!;
-  const seen = new Set<string>();
-  const visit = (ref: ApiTypeRef): void => {
-    if (ref.kind === 'array') return visit(ref.items);
-    if (ref.kind !== 'named' || seen.has(ref.name)) return;
-    seen.add(ref.name);
-    for (const f of api.types.find((t) => t.name === ref.name)?.fields ?? []) visit(f.type);
-  };
-  [...(op.request ? [op.request] : []), ...op.responses.flatMap((r) => r.json ?? [])].forEach(visit);
-  return api.types.filter((t) => seen.has(t.name));
-}
+/** Named API types an operation's bodies reach, each once, in catalog order. */
+const operationTypes = (ctx: SiteContext, op: ApiOperationModel): ApiObjectTypeModel[] => reachableApiTypes(ctx.model.api!, [...(op.request ? [op.request] : []), ...op.responses.flatMap((r) => r.json ?? [])]);
 
 export function operationPage(ctx: SiteContext, op: ApiOperationModel, example: { request?: unknown; response?: { status: number; body: unknown } }): Page {
   const from = paths.operation(op.operationId);
