@@ -10,8 +10,8 @@ import { printModule, propertyName, stringLiteral, statementsOf } from './ts-pro
 /**
  * `types.ts`: an interface per shared type and per payload, an envelope interface per event,
  * the `CatalogEvent` union and the lookup types, assembled by ts-morph from one structure and
- * printed once. The payload and shared-type interfaces come from json-schema-to-typescript
- * (which will also type the richer REST bodies), given a schema built from the model: shared
+ * printed once. The payload and shared-type interfaces come from json-schema-to-typescript,
+ * given a schema built from the model (the REST API's types are `api-types.ts`'s own): shared
  * types are referenced by the model's TypeScript names, and its declaration is read back as a
  * ts-morph structure, so it is laid out like the rest of the module.
  */
