@@ -4,14 +4,6 @@ import { payloadValidator } from './payload-errors.js';
 import { boundedView, FULL_SEARCH_LIMIT, hasMoreValuesThan } from './payload-view.js';
 import type { EventError } from './result.js';
 
-/** A JSON object as `JSON.parse` makes it: not null, not an array, no class instance. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  // An array's prototype is `Array.prototype`: no `Array.isArray` needed.
-  return proto === Object.prototype || proto === null;
-}
-
 /**
  * Runs one event's payload check. Only a rejected payload pays for the all-errors run that
  * collects every issue (once). Returns `undefined` when the payload is valid.

@@ -1,5 +1,5 @@
 import type { CatalogEvent } from '../generated/types.js';
-import { isPlainObject } from './check-payload.js';
+import { isPlainObject } from './plain-object.js';
 import { envelopeRejection, notAnObject, unknownEventRejection } from './envelope.js';
 import type { EventValidationResult, EventValidator } from './event-validator.js';
 import { EventValidationError, type EventError, type ValidateOptions } from './result.js';

@@ -1,4 +1,4 @@
-import { isPlainObject } from './check-payload.js';
+import { isPlainObject } from './plain-object.js';
 import { clip, quote } from './echo.js';
 import { rejection, type EventError, type EventIssue } from './result.js';
 

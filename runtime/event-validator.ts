@@ -1,6 +1,7 @@
 import type { CatalogEvent } from '../generated/types.js';
 import type { CompiledEventModule } from './compiled-validator.js';
-import { checkPayload, isPlainObject } from './check-payload.js';
+import { checkPayload } from './check-payload.js';
+import { isPlainObject } from './plain-object.js';
 import { clip } from './echo.js';
 import { envelopeRejection, notAnObject } from './envelope.js';
 import { pointerTokens } from './json-pointer.js';

@@ -1,6 +1,7 @@
 import type { CatalogEvent } from '../generated/types.js';
 import { firstSlotOf, type CompiledEventSlot } from '../generated/registry.cjs';
-import { isPlainObject, payloadRejection } from './check-payload.js';
+import { payloadRejection } from './check-payload.js';
+import { isPlainObject } from './plain-object.js';
 import { envelopeRejection, notAnObject, unknownEventRejection } from './envelope.js';
 import { EventValidationError, type EventError, type ValidateOptions, type ValidationResult } from './result.js';
 import { unreadable } from './unreadable.js';
