@@ -4,6 +4,7 @@
  * 500 on payment instruction, "do not retry in the same form" for 400); network errors are
  * retried only where repeating the request cannot create anything twice (GETs).
  */
+import type { ApiStatus, OperationId } from '../../generated/api/types.js';
 import { backoffCeilingMs, fullJitterMs } from '../backoff.js';
 
 export interface RetryOptions {
@@ -19,13 +20,17 @@ export interface RetryOptions {
 
 export const RETRY_DEFAULTS: Required<RetryOptions> = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 10_000, maxElapsedMs: 30_000 };
 
-/** Statuses the seed says to retry, by operation. */
-const RETRIED_STATUSES: Readonly<Record<string, readonly number[]>> = {
+/**
+ * Statuses the seed says to retry, by operation: keyed and valued by the generated types, so a
+ * renamed operation or a status the contract does not name fails to compile.
+ */
+const RETRIED_STATUSES: { readonly [Op in OperationId]?: readonly ApiStatus<Op>[] } = {
   processAccount: [429],
   createPaymentInstruction: [500],
 };
 
-export const retriesStatus = (operationId: string, status: number): boolean => (Object.hasOwn(RETRIED_STATUSES, operationId) ? RETRIED_STATUSES[operationId]!.includes(status) : false);
+export const retriesStatus = (operationId: string, status: number): boolean =>
+  Object.hasOwn(RETRIED_STATUSES, operationId) ? (RETRIED_STATUSES[operationId as OperationId] as readonly number[]).includes(status) : false;
 
 /** Network errors are retried for GETs only: a POST that may have arrived is not sent twice. */
 export const retriesNetworkError = (method: string): boolean => method === 'GET';
