@@ -1,3 +1,10 @@
+/**
+ * Issues, built and bounded in one place for every caller: the event validators, the REST
+ * validators (`rest/issues.ts`) and the dead letters (`bus/dead-letter-issues.ts`). Names
+ * copied from a message are clipped in pointers and quoted in messages (`echo.ts`); a value's
+ * kind is named as JSON would (`jsonTypeOf`); each caller chooses only how many issues it
+ * keeps and the words of the closing issue.
+ */
 import type { CompiledValidatorError } from './compiled-validator.js';
 import { clip, quote } from './echo.js';
 import { pointerToken, pointerTokens } from './json-pointer.js';
@@ -5,6 +12,12 @@ import type { EventIssue } from './result.js';
 
 /** Most issues one rejected message lists; past it, one closing `too_many_issues` issue says how many more. */
 export const MAX_ISSUES = 100;
+
+/** The first `limit` issues and, when there were more, one closing issue saying how many. */
+export function boundIssueList<I>(issues: readonly I[], limit: number, closing: (more: number) => I): I[] {
+  return issues.length <= limit ? issues.slice() : [...issues.slice(0, limit), closing(issues.length - limit)];
+}
+
 /** Most issues an error's one-line `message` names. */
 const SUMMARY_ISSUES = 10;
 
@@ -20,7 +33,7 @@ export function summarizeIssues(issues: readonly EventIssue[]): string {
 
 
 /** The value at a JSON Pointer below `root`, or `undefined`; reads it token by token, as `hasOwnProperty` then a read. */
-function valueAt(root: unknown, pointer: string): unknown {
+export function valueAt(root: unknown, pointer: string): unknown {
   if (pointer === '') return root;
   const keys = keysOf(pointer);
   let current = root;

@@ -1,4 +1,5 @@
 import type { EventIssue } from '../index.js';
+import { boundIssueList } from '../issues.js';
 
 /** At most this many issues travel with a dead letter; then one issue says how many more. */
 export const MAX_DEAD_LETTER_ISSUES = 20;
@@ -12,14 +13,10 @@ const cut = (text: string, max: number): string => (text.length > max ? `${text.
  * message holds, a dead letter's metadata stays a few kilobytes.
  */
 export function boundIssues(issues: readonly EventIssue[]): EventIssue[] {
-  const kept = issues.slice(0, MAX_DEAD_LETTER_ISSUES).map((issue) => ({
+  const listed = boundIssueList(issues, MAX_DEAD_LETTER_ISSUES, (more) => ({ path: '', code: 'more_issues', message: `${more} more issue${more === 1 ? '' : 's'} not shown` }));
+  return listed.map((issue) => ({
     path: cut(issue.path, MAX_ISSUE_MESSAGE_LENGTH),
     code: cut(issue.code, 64),
     message: cut(issue.message, MAX_ISSUE_MESSAGE_LENGTH),
   }));
-  if (issues.length > MAX_DEAD_LETTER_ISSUES) {
-    const more = issues.length - MAX_DEAD_LETTER_ISSUES;
-    kept.push({ path: '', code: 'more_issues', message: `${more} more issue${more === 1 ? '' : 's'} not shown` });
-  }
-  return kept;
 }

@@ -1,5 +1,7 @@
 import type { CompiledValidatorError } from '../compiled-validator.js';
-import { pointerToken, pointerTokens } from '../json-pointer.js';
+import { clip, quote } from '../echo.js';
+import { boundIssueList, jsonTypeOf, valueAt } from '../issues.js';
+import { pointerToken } from '../json-pointer.js';
 
 /** One thing wrong with a request or response, at its place. */
 export interface ApiIssue {
@@ -11,8 +13,8 @@ export interface ApiIssue {
   message: string;
 }
 
-/** The most issues one request or response reports; a last issue says how many more there were. */
-export const MAX_ISSUES = 100;
+/** The most issues one request or response lists before a closing one says how many more (100 in all). */
+export const MAX_API_ISSUES = 99;
 
 
 /** The stated form a pattern enforces, by the pattern's shape (the generator's date, datetime and decimal patterns). */
@@ -21,12 +23,6 @@ function statedForm(pattern: string): string {
   if (pattern.includes('-02-29')) return 'a date YYYY-MM-DD';
   if (pattern.includes('\\.[0-9]{2}')) return 'a decimal with two places, as text';
   return `text matching ${pattern}`;
-}
-
-function describeType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'array';
-  return typeof value;
 }
 
 /**
@@ -44,16 +40,16 @@ export function toApiIssues(errors: readonly CompiledValidatorError[], data: unk
     switch (error.keyword) {
       case 'required': {
         const name = String(error.params.missingProperty);
-        issues.push({ path: `${at}/${pointerToken(name)}`, code: 'required', message: `missing required property "${name}"` });
+        issues.push({ path: `${at}/${pointerToken(clip(name))}`, code: 'required', message: `missing required property ${quote(name)}` });
         break;
       }
       case 'additionalProperties': {
         const name = String(error.params.additionalProperty);
-        issues.push({ path: `${at}/${pointerToken(name)}`, code: 'additional_property', message: `property "${name}" is not documented (only documented fields may be sent)` });
+        issues.push({ path: `${at}/${pointerToken(clip(name))}`, code: 'additional_property', message: `property ${quote(name)} is not documented (only documented fields may be sent)` });
         break;
       }
       case 'type':
-        issues.push({ path: at, code: 'type', message: `expected ${[error.params.type].flat().join(' or ')}, got ${describeType(valueAt(data, error.instancePath))}` });
+        issues.push({ path: at, code: 'type', message: `expected ${[error.params.type].flat().join(' or ')}, got ${jsonTypeOf(valueAt(data, error.instancePath))}` });
         break;
       case 'enum':
         issues.push({ path: at, code: 'enum', message: `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` });
@@ -66,7 +62,7 @@ export function toApiIssues(errors: readonly CompiledValidatorError[], data: unk
         break;
       case 'anyOf': {
         const alternatives = errors.filter((e) => insideAnyOf(e) === error);
-        const names = alternatives.every((e) => e.keyword === 'required') ? alternatives.map((e) => `"${String(e.params.missingProperty)}"`) : [];
+        const names = alternatives.every((e) => e.keyword === 'required') ? alternatives.map((e) => quote(String(e.params.missingProperty))) : [];
         if (names.length > 0) issues.push({ path: at, code: 'at_least_one_of', message: `at least one of ${names.join(', ')} is required` });
         else issues.push({ path: at, code: 'any_of', message: 'matches none of the bodies the contract allows here' });
         break;
@@ -78,18 +74,6 @@ export function toApiIssues(errors: readonly CompiledValidatorError[], data: unk
   return bounded(issues);
 }
 
-/** At most `MAX_ISSUES`, then one issue saying how many were left out. */
-export function bounded(issues: ApiIssue[]): ApiIssue[] {
-  if (issues.length <= MAX_ISSUES) return issues;
-  const more = issues.length - (MAX_ISSUES - 1);
-  return [...issues.slice(0, MAX_ISSUES - 1), { path: '', code: 'more_issues', message: `${more} more issues not listed` }];
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let current = root;
-  for (const token of pointerTokens(pointer)) {
-    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, token)) return undefined;
-    current = (current as Record<string, unknown>)[token];
-  }
-  return current;
-}
+/** At most `MAX_API_ISSUES`, then one issue saying how many were left out. */
+export const bounded = (issues: ApiIssue[]): ApiIssue[] =>
+  boundIssueList(issues, MAX_API_ISSUES, (more) => ({ path: '', code: 'more_issues', message: `${more.toLocaleString('en-US')} more issues not listed` }));

@@ -95,6 +95,16 @@ describe('validateRequest', () => {
     expect(validateRequest('createNotes', null as never)).toMatchObject({ ok: false, error: { code: 'invalid_request' } });
   });
 
+  it('quotes, escapes and clips names from the request as the event issues do, and names an integer an integer', () => {
+    const long = 'x'.repeat(500);
+    const issues = issuesOf(validateRequest('createNotes', { body: { ...NOTES, 'say "hi"': 1, [long]: 2, notes: [{ body: 7 }] } }));
+    expect(issues).toContainEqual({ path: '/body/notes/0/body', code: 'type', message: 'expected string, got integer' });
+    expect(issues).toContainEqual(expect.objectContaining({ path: '/body/say "hi"', message: 'property "say \\"hi\\"" is not documented (only documented fields may be sent)' }));
+    const clipped = issues.find((i) => i.path.startsWith('/body/xxx'))!;
+    expect(clipped.path).toBe(`/body/${'x'.repeat(200)}…[300 more characters]`);
+    expect(clipped.message).toBe(`property "${'x'.repeat(64)}…[436 more characters]" is not documented (only documented fields may be sent)`);
+  });
+
   it('bounds the issues it lists, and says how many more there were', () => {
     const notes = Array.from({ length: 150 }, () => ({ is_pinned: 'yes' }));
     const issues = issuesOf(validateRequest('createNotes', { body: { ...NOTES, notes } }));
