@@ -2,13 +2,7 @@ import type { CatalogEvent } from '../generated/types.js';
 
 export type ValidationMode = 'tolerant' | 'strict';
 
-export interface ValidateOptions {
-  /**
-   * `tolerant` (default): payload properties the catalog does not list are allowed and kept.
-   * `strict`: they are rejected (`additional_property`), except in open events.
-   */
-  mode?: ValidationMode;
-}
+export type { ValidateOptions } from './validate-options.js';
 
 export type EventErrorCode = 'malformed_message' | 'unknown_event_type' | 'unknown_event_version' | 'invalid_payload';
 

@@ -1,5 +1,14 @@
 import { quote } from './echo.js';
-import type { ValidateOptions } from './result.js';
+import type { ValidationMode } from './result.js';
+
+/** How to validate: the options every validating function takes. */
+export interface ValidateOptions {
+  /**
+   * `tolerant` (default): payload properties the catalog does not list are allowed and kept.
+   * `strict`: they are rejected (`additional_property`), except in open events.
+   */
+  mode?: ValidationMode;
+}
 
 /**
  * Whether `options` ask for strict mode. Options come from the program, not from a message:

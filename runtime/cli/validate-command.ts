@@ -229,7 +229,8 @@ async function check(input: NodeJS.ReadableStream, reading: Reading): Promise<{ 
   /** Bytes of the line being read, when it is longer than `max`. */
   let overlong = 0;
 
-  const reject = (result: ValidationResult, raw: string): void => {
+  /** Counts every line's verdict; a rejected line also goes to the rejects file. */
+  const record = (result: ValidationResult, raw: string): void => {
     tally.count(result);
     if (!result.ok && rejects) rejects.add({ line: lineNumber, error: result.error, raw });
   };
@@ -255,14 +256,14 @@ async function check(input: NodeJS.ReadableStream, reading: Reading): Promise<{ 
       text = utf8Lossy.decode(bytes);
       result = decodeEvent(bytes, validateOptions);
     }
-    reject(result, text);
+    record(result, text);
   };
 
   const longLine = (): void => {
     lineNumber++;
     tally.physicalLines = lineNumber;
     const { result, raw } = lineTooLong(Buffer.concat(carry), overlong, max);
-    reject(result, raw);
+    record(result, raw);
   };
 
   /** Adds part of the line being read; keeps no more than `max` bytes of it. */
