@@ -2,7 +2,7 @@
  * `@data-import/event-catalog/nats`: catalog events on NATS JetStream. Takes the caller's
  * JetStream client and consumer; never opens a connection of its own.
  */
-export { publishEvent, eventSubject } from './publish-event.js';
+export { publishEvent, eventSubject, DEAD_LETTER_HEADROOM } from './publish-event.js';
 export type { PublishEventOptions } from './publish-event.js';
 export { consumeEvents, ConsumerFailedError } from './consume-events.js';
 export type { ConsumeEventsOptions } from './consume-events.js';

@@ -1,5 +1,13 @@
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
+import type { NatsConnection } from '@nats-io/transport-node';
 import { EventValidationError, validateEvent, type ValidationMode } from '../index.js';
+
+/**
+ * Bytes kept free under the server's `max_payload` for a dead letter's headers (reason,
+ * subject, sequence, deliveries, the message id and at least `[]` of issues take a few
+ * hundred): a message published here can always be dead-lettered whole.
+ */
+export const DEAD_LETTER_HEADROOM = 1024;
 
 export interface PublishEventOptions {
   /** Default `events.<type>.<version>`. */
@@ -16,14 +24,24 @@ export const eventSubject = (event: { type: string; version: string }): string =
 /**
  * Validates `event`, then publishes it to JetStream and resolves with the server's
  * acknowledgement. An invalid event is a rejected promise with an `EventValidationError`
- * (its `error` is the `EventError`), and nothing is published.
+ * (its `error` is the `EventError`), and nothing is published. So is an event too large to
+ * be dead-lettered whole: within `DEAD_LETTER_HEADROOM` bytes of the server's `max_payload`.
  */
 export async function publishEvent(js: JetStreamClient, event: unknown, options: PublishEventOptions = {}): Promise<PubAck> {
   const result = validateEvent(event, { mode: options.mode ?? 'strict' });
   if (!result.ok) throw new EventValidationError(result.error);
   const subject = options.subject ?? eventSubject(result.event);
+  const data = JSON.stringify(result.event);
+  const maxPayload = (js as unknown as { nc?: NatsConnection }).nc?.info?.max_payload;
+  const bytes = Buffer.byteLength(data);
+  if (maxPayload !== undefined && bytes + DEAD_LETTER_HEADROOM > maxPayload) {
+    throw new RangeError(
+      `nats: the ${result.event.type} ${result.event.version} event is ${bytes} bytes, within ${DEAD_LETTER_HEADROOM} bytes of the server's max_payload of ${maxPayload}: ` +
+        'a consumer could not dead-letter it whole, so it is not published. Raise max_payload on the server, or send less.',
+    );
+  }
   try {
-    return await js.publish(subject, JSON.stringify(result.event), options.msgId === undefined ? undefined : { msgID: options.msgId });
+    return await js.publish(subject, data, options.msgId === undefined ? undefined : { msgID: options.msgId });
   } catch (error) {
     // The server answers "no responders" both when JetStream is off and when no stream captures
     // the subject; the client calls both `JetStreamNotEnabled`. The missing stream is the usual cause.

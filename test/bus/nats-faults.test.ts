@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { consumeEvents, DEAD_LETTER_HEADERS } from '../../runtime/nats/index.js';
+import { consumeEvents, DEAD_LETTER_HEADERS, DEAD_LETTER_HEADROOM, publishEvent } from '../../runtime/nats/index.js';
 import { brokerBinary, startNatsServer } from './brokers.js';
 
 const MiB = 1024 * 1024;
@@ -191,6 +191,20 @@ describe('consumeEvents under broker faults', () => {
     expect(stored!.header.get(DEAD_LETTER_HEADERS.issues)).toBe('[]');
     expect(stored!.header.get(DEAD_LETTER_HEADERS.streamSeq)).toBe('1');
     expect(consumption.counts.retried).toBe(0);
+  }, 60_000);
+
+  it('publishEvent refuses an event too large to be dead-lettered whole, and publishes one that fits', async () => {
+    const { js, jsm } = await broker(maxPayloadArgs(64 * 1024));
+    await jsm.streams.add({ name: 'EVENTS', subjects: ['events.>'] });
+    const sized = (bytes: number) => {
+      const event = { type: 'account.created', version: 'v1', payload: { account_number: '', account_user_emails: [] as string[] } };
+      event.payload.account_number = 'A'.repeat(bytes - JSON.stringify(event).length);
+      expect(JSON.stringify(event).length).toBe(bytes);
+      return event;
+    };
+    await expect(publishEvent(js, sized(64 * 1024 - DEAD_LETTER_HEADROOM + 1))).rejects.toThrow(/within 1024 bytes of the server's max_payload of 65536: a consumer could not dead-letter it whole/);
+    expect((await jsm.streams.info('EVENTS')).state.messages).toBe(0);
+    await expect(publishEvent(js, sized(64 * 1024 - DEAD_LETTER_HEADROOM))).resolves.toMatchObject({ stream: 'EVENTS' });
   }, 60_000);
 
   it('rejects closed, rather than loop, when even a dead letter without issues exceeds max_payload', async () => {
