@@ -13,6 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
+import { RUNTIME_IMPORTS } from '../generator/common/runtime-imports.js';
 
 const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: { type: string; version: string }[] };
 const eventEntries = Object.fromEntries(manifest.events.map((e) => [`events/${e.type}/${e.version}`, `generated/events/${e.type}/${e.version}.ts`]));
@@ -58,7 +59,7 @@ const entriesShareCode: NonNullable<Options['esbuildPlugins']>[number] = {
   setup(build) {
     const eventValidator = build.initialOptions.format === 'cjs' ? '../../event-validator.cjs' : '../../event-validator.js';
     build.onResolve({ filter: /^\.\.\/\.\.\/validators\/[^/]+\/[^/]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
-    build.onResolve({ filter: /^\.\.\/\.\.\/\.\.\/runtime\/event-validator\.js$/ }, () => ({ path: eventValidator, external: true }));
+    build.onResolve({ filter: new RegExp(`^${RUNTIME_IMPORTS.eventEntry.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`) }, () => ({ path: eventValidator, external: true }));
   },
 };
 

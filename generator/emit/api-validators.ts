@@ -5,6 +5,7 @@ import type { CatalogModel } from '../model.js';
 import { apiSchemas } from './api-json-schema.js';
 import type { EmittedFile } from './emitted-file.js';
 import { runtimeRequires } from './runtime-requires.js';
+import { RUNTIME_IMPORTS } from '../common/runtime-imports.js';
 
 const standaloneCode = standaloneModule.default;
 
@@ -46,7 +47,7 @@ export function emitApiValidators(model: CatalogModel): EmittedFile[] {
   if (imports.length > 0) throw new Error(`api validators: the standalone code contains require(${imports.join(', ')}): a keyword's ajv helper would have to be imported at run time`);
   const banner = codeBanner(model.api.sourceFiles);
   const declarations = [
-    "import type { CompiledValidator } from '../../runtime/compiled-validator.js' with { 'resolution-mode': 'import' };",
+    `import type { CompiledValidator } from '${RUNTIME_IMPORTS.apiValidatorTypes}' with { 'resolution-mode': 'import' };`,
     '',
     ...schemas.map((s) => `/** ${s.operationId} ${s.part}. */\nexport declare const ${s.exportName}: CompiledValidator;`),
     '',

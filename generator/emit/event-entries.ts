@@ -6,6 +6,7 @@ import type { CatalogModel, EventVersionModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
 import { printModule } from './ts-project.js';
 import { validatorPaths } from './validator-paths.js';
+import { RUNTIME_IMPORTS } from '../common/runtime-imports.js';
 
 /** `events/<type>/<version>.ts`, relative to `generated/`: one importable entry per event version. */
 export const eventEntryPath = (event: EventVersionModel): string => `events/${event.type}/${event.version}.ts`;
@@ -25,7 +26,7 @@ export function emitEventEntries(model: CatalogModel): EmittedFile[] {
     const eventType = eventTypeName(event);
     const contents = printModule(codeBanner(eventSources(model, event)), {
       statements: [
-        { kind: StructureKind.ImportDeclaration, moduleSpecifier: '../../../runtime/event-validator.js', namedImports: ['defineEventValidator'] },
+        { kind: StructureKind.ImportDeclaration, moduleSpecifier: RUNTIME_IMPORTS.eventEntry, namedImports: ['defineEventValidator'] },
         { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../../types.js', namedImports: [eventType] },
         { kind: StructureKind.ImportDeclaration, moduleSpecifier: `../../${validatorPaths.module(event)}`, namespaceImport: 'compiled' },
         {

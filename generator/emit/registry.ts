@@ -3,6 +3,7 @@ import { schemaIds } from '../common/schema-ids.js';
 import type { CatalogModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
 import { validatorPaths } from './validator-paths.js';
+import { RUNTIME_IMPORTS } from '../common/runtime-imports.js';
 
 /**
  * `registry.cjs` (+ `.d.cts`), plain CommonJS text: what the runtime dispatches on. Type →
@@ -68,7 +69,7 @@ export function emitRegistry(model: CatalogModel): EmittedFile[] {
     `exports.messageSchemaId = function messageSchemaId(type, version) {\n  return ${messageSchemaIdExpression('type', 'version')};\n};`,
   ];
 
-  const declarations = `${banner}import type { AllErrorsValidators, CompiledEventModule } from '../runtime/compiled-validator.js' with { 'resolution-mode': 'import' };
+  const declarations = `${banner}import type { AllErrorsValidators, CompiledEventModule } from '${RUNTIME_IMPORTS.registryTypes}' with { 'resolution-mode': 'import' };
 
 /** One event version of the registry. */
 export interface CompiledEventSlot {

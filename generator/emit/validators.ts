@@ -7,6 +7,7 @@ import { payloadSchema, type JsonSchema, type SchemaMode } from './json-schema.j
 import { payloadCheckCode } from './payload-check.js';
 import { runtimeRequires } from './runtime-requires.js';
 import { validatorPaths } from './validator-paths.js';
+import { RUNTIME_IMPORTS } from '../common/runtime-imports.js';
 
 /**
  * The payload validators, two CommonJS modules per event version (see
@@ -50,7 +51,7 @@ export function validatorAjvOptions(allErrors: boolean): AjvOptions {
 export { validatorPaths } from './validator-paths.js';
 
 /** From `generated/validators/<type>/<version>.d.cts` to the repository's `runtime/` (an ES module, hence `resolution-mode`). */
-const RUNTIME_TYPES = '../../../runtime/compiled-validator.js';
+const RUNTIME_TYPES = RUNTIME_IMPORTS.validatorTypes;
 
 /** Keywords that say nothing about validity: left out of the shipped schemas. */
 const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description']);

@@ -1,0 +1,15 @@
+/**
+ * The runtime modules generated code imports, as each generated file writes them: one place,
+ * so the emitters that write the imports and the build that resolves them (scripts/tsup.config.ts)
+ * cannot drift apart.
+ */
+export const RUNTIME_IMPORTS = {
+  /** From `generated/events/<type>/<version>.ts`: `defineEventValidator`. */
+  eventEntry: '../../../runtime/event-validator.js',
+  /** From `generated/validators/<type>/<version>.d.cts`: the compiled validators' types. */
+  validatorTypes: '../../../runtime/compiled-validator.js',
+  /** From `generated/registry.d.cts`. */
+  registryTypes: '../runtime/compiled-validator.js',
+  /** From `generated/api/validators.d.cts`. */
+  apiValidatorTypes: '../../runtime/compiled-validator.js',
+} as const;
