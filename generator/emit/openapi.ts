@@ -23,7 +23,7 @@ const LICENSE = 'MIT';
 const COMPONENTS = '#/components/schemas/';
 const SECURITY_SCHEME = 'accessToken';
 /** The suffix of a type's strict component where its tolerant one is also needed. */
-export const STRICT_SUFFIX = 'Strict';
+const STRICT_SUFFIX = 'Strict';
 
 /** Component names of the API's types, in each mode. */
 interface ComponentNames {
@@ -36,7 +36,7 @@ interface ComponentNames {
 
 /**
  * A type needs two components when responses reach it (tolerant) and requests reach it too,
- * with a different strict shape: it is closed, or it reaches a type that needs two.
+ * with a different strict shape: it is closed, or reaches a closed type.
  */
 function componentNames(api: ApiModel): ComponentNames {
   const inRequests = new Set(reachableApiTypes(api, api.operations.flatMap((op) => (op.request ? [op.request] : []))).map((t) => t.name));

@@ -19,7 +19,7 @@ import { reachableSharedTypes } from '../common/shared-types.js';
 import { versionHistory, type VersionStep } from '../compat/diff.js';
 import { snapshotFromModel } from '../compat/snapshot.js';
 import type { EmittedFile } from '../emit/emitted-file.js';
-import type { ApiModel, ApiTypeRef, CatalogModel, EventVersionModel } from '../model.js';
+import type { ApiModel, ApiTypeRef, CatalogModel, EventVersionModel, ObjectTypeModel } from '../model.js';
 import { paths, renderPage, type Page } from './html.js';
 import { eventPage, homePage, operationPage, sharedTypePage, type SiteContext } from './pages.js';
 
@@ -35,11 +35,13 @@ export interface SiteBuild {
 
 /** Builds every file of the site in memory; `root` is the repository (its runtime and generated code are bundled). */
 export async function buildSite(model: CatalogModel, root: string): Promise<SiteBuild> {
+  // The shared types each event version reaches, walked once: "used by" and the search both read them.
+  const reached = new Map(model.events.map((event) => [event, reachableSharedTypes(model.sharedTypes, event.fields)] as const));
   const ctx: SiteContext = {
     model,
     history: historyByType(model),
     examples: checkedExamples(model),
-    usedBy: usedBy(model),
+    usedBy: usedBy(reached),
     retries: { status: retriesStatus, networkError: retriesNetworkError },
     eventScript,
   };
@@ -52,7 +54,7 @@ export async function buildSite(model: CatalogModel, root: string): Promise<Site
   const files: EmittedFile[] = [
     ...pages.map((page) => ({ path: page.path, contents: renderPage(page) })),
     { path: paths.asset('site.css'), contents: readFileSync(join(root, 'generator/site/browser/site.css'), 'utf8') },
-    { path: paths.asset('search-index.js'), contents: `window.SEARCH_DOCUMENTS = ${JSON.stringify(searchDocuments(model))};\n` },
+    { path: paths.asset('search-index.js'), contents: `window.SEARCH_DOCUMENTS = ${JSON.stringify(searchDocuments(reached))};\n` },
     ...(await bundleScripts(model, root)),
   ];
   return { files, pages: pages.length };
@@ -76,19 +78,20 @@ function checkedExamples(model: CatalogModel): Map<string, unknown> {
   return examples;
 }
 
-function usedBy(model: CatalogModel): Map<string, EventVersionModel[]> {
+type ReachedTypes = ReadonlyMap<EventVersionModel, readonly ObjectTypeModel[]>;
+
+function usedBy(reached: ReachedTypes): Map<string, EventVersionModel[]> {
   const users = new Map<string, EventVersionModel[]>();
-  for (const event of model.events) {
-    for (const type of reachableSharedTypes(model.sharedTypes, event.fields)) users.set(type.name, [...(users.get(type.name) ?? []), event]);
+  for (const [event, types] of reached) {
+    for (const type of types) users.set(type.name, [...(users.get(type.name) ?? []), event]);
   }
   return users;
 }
 
 /** What the search finds an event version by: its type (whole and at its dots) and every field name it carries, at any depth. */
-function searchDocuments(model: CatalogModel) {
-  return model.events.map((event) => {
-    const reached = reachableSharedTypes(model.sharedTypes, event.fields);
-    const fields = new Set([...event.fields, ...reached.flatMap((t) => t.fields)].map((f) => f.name));
+function searchDocuments(reached: ReachedTypes) {
+  return [...reached].map(([event, types]) => {
+    const fields = new Set([...event.fields, ...types.flatMap((t) => t.fields)].map((f) => f.name));
     return {
       id: event.key,
       title: `${event.type} ${event.version}`,

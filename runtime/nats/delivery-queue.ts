@@ -2,12 +2,10 @@ import type { JsMsg } from '@nats-io/jetstream';
 
 /**
  * The messages the server has delivered and the handler has not reached yet, in delivery
- * order. nats.js keeps pulling while earlier messages wait (up to the consumer's
- * `max_ack_pending`), so with a slow handler hundreds may wait longer than `ack_wait`; the
- * server would then deliver them again and they would be handled twice. Held here rather
- * than inside the client's iterator, they are in reach: `reportWaiting()` marks each one that
- * has waited since the previous report in progress (`working()`), which restarts its
- * `ack_wait`.
+ * order (`pullMessages` fills it, at most `maxMessages`). Behind a slow handler they may wait
+ * longer than `ack_wait`, and the server would deliver them again; held here rather than
+ * inside the client's iterator, they are in reach: `reportWaiting()` marks each one that has
+ * waited since the previous report in progress (`working()`), which restarts its `ack_wait`.
  */
 export class DeliveryQueue {
   private items: (JsMsg | undefined)[] = [];
@@ -24,7 +22,7 @@ export class DeliveryQueue {
     this.wake();
   };
 
-  /** No more messages will come: once the queue is empty, `next()` ends. */
+  /** No more messages will come: once the queue is empty, `wait()` resolves `false`. */
   end(): void {
     this.ended = true;
     this.wake();

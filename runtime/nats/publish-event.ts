@@ -9,6 +9,8 @@ import { EventValidationError, validateEvent, type ValidationMode } from '../ind
  */
 export const DEAD_LETTER_HEADROOM = 1024;
 
+const utf8 = new TextEncoder();
+
 export interface PublishEventOptions {
   /** Default `events.<type>.<version>`. */
   subject?: string;
@@ -31,12 +33,12 @@ export async function publishEvent(js: JetStreamClient, event: unknown, options:
   const result = validateEvent(event, { mode: options.mode ?? 'strict' });
   if (!result.ok) throw new EventValidationError(result.error);
   const subject = options.subject ?? eventSubject(result.event);
-  const data = JSON.stringify(result.event);
+  // Encoded once: measured here, and what the client sends.
+  const data = utf8.encode(JSON.stringify(result.event));
   const maxPayload = (js as unknown as { nc?: NatsConnection }).nc?.info?.max_payload;
-  const bytes = Buffer.byteLength(data);
-  if (maxPayload !== undefined && bytes + DEAD_LETTER_HEADROOM > maxPayload) {
+  if (maxPayload !== undefined && data.length + DEAD_LETTER_HEADROOM > maxPayload) {
     throw new RangeError(
-      `nats: the ${result.event.type} ${result.event.version} event is ${bytes} bytes, within ${DEAD_LETTER_HEADROOM} bytes of the server's max_payload of ${maxPayload}: ` +
+      `nats: the ${result.event.type} ${result.event.version} event is ${data.length} bytes, within ${DEAD_LETTER_HEADROOM} bytes of the server's max_payload of ${maxPayload}: ` +
         'a consumer could not dead-letter it whole, so it is not published. Raise max_payload on the server, or send less.',
     );
   }

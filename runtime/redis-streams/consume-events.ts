@@ -136,27 +136,18 @@ export function consumeEvents(redis: Redis, handler: BusHandler<StreamMessage>, 
     }
   }
 
+  /** The batch being handled: its entry ids in order, and how many of them are settled. */
+  let inHand: { ids: string[]; settled: number } | null = null;
+
   /**
-   * Every third of `claimIdleMs` while a batch is handled, resets the idle time of its entries
-   * not yet settled (the one in the handler included). Only the batch's own turn uses the
-   * connection then: no blocking read waits on it.
+   * One timer for the consumer's life: every third of `claimIdleMs`, the entries of the batch
+   * in hand not yet settled (the one in the handler included) have their idle time reset. A
+   * reset that races an entry's settling finds it no longer owned and skips it; a failed one
+   * only costs what it was for (the loop's own commands report a lost connection).
    */
-  function keepWhileHandled(ids: readonly string[]): { settled: number; end(): Promise<void> } {
-    let running: Promise<unknown> = Promise.resolve();
-    const keeper = {
-      settled: 0,
-      async end() {
-        clearInterval(timer);
-        await running;
-      },
-    };
-    const timer = setInterval(() => {
-      const waiting = ids.slice(keeper.settled);
-      // A failed reset only costs what it was for (another consumer may take the entry): the loop's own commands report a lost connection.
-      if (waiting.length > 0) running = redis.eval(KEEP_SCRIPT, 1, stream, group, consumer, ...waiting).catch(() => undefined);
-    }, Math.max(claimIdleMs / 3, 1));
-    timer.unref();
-    return keeper;
+  function keepBatch(): void {
+    const waiting = inHand === null ? [] : inHand.ids.slice(inHand.settled);
+    if (waiting.length > 0) void redis.eval(KEEP_SCRIPT, 1, stream, group, consumer, ...waiting).catch(() => undefined);
   }
 
   const closed = (async () => {
@@ -166,6 +157,16 @@ export function consumeEvents(redis: Redis, handler: BusHandler<StreamMessage>, 
       throw new TypeError(`redis-streams: deadLetterStream ${JSON.stringify(deadLetterStream)} holds a ${deadLetterKeyType}, not a stream`);
     }
     await requireGroup(redis, stream, group);
+    const keeper = setInterval(keepBatch, Math.max(claimIdleMs / 3, 1));
+    keeper.unref();
+    try {
+      await consumeLoop();
+    } finally {
+      clearInterval(keeper);
+    }
+  })();
+
+  async function consumeLoop(): Promise<void> {
     let cursor = '0-0';
     let nextClaimAt = 0;
     while (!stopping) {
@@ -178,20 +179,21 @@ export function consumeEvents(redis: Redis, handler: BusHandler<StreamMessage>, 
         if (cursor === '0-0' && batch.length === 0) nextClaimAt = Date.now() + Math.min(claimIdleMs / 2, 1000);
       }
       if (batch.length === 0) batch = await fresh();
-      const keeper = keepWhileHandled(batch.map(([entry]) => entry.id));
+      const hand = { ids: batch.map(([entry]) => entry.id), settled: 0 };
+      inHand = hand;
       try {
         for (const [entry, deliveries] of batch) {
           const data = entry.fields.get(MESSAGE_FIELD);
           const message: StreamMessage = { stream, id: entry.id, deliveries };
           const decision = data === undefined ? noMessageField() : await decideDelivery({ data, deliveries, message }, handler, policy);
           countDecision(counts, await settle(entry, deliveries, decision));
-          keeper.settled += 1;
+          hand.settled += 1;
         }
       } finally {
-        await keeper.end();
+        inHand = null;
       }
     }
-  })();
+  }
   // The caller learns of a failure through `closed`; an unobserved one must not end the process.
   closed.catch(() => undefined);
 

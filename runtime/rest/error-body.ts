@@ -15,8 +15,9 @@ const bodyToken = (token: string): string => (PLAIN_NAME.test(token) || /^(?:0|[
  * - a query parameter: `?` and its name, `?check_previously_added`, as in the URL;
  * - a path parameter: its name in braces, `{import_supplier_code}`, as in the path template;
  *   the query or the path parameters as a whole: `?`, `{}`.
- * A body key that is not a plain name (empty, a number, with a dot or a `?`) is written as a
- * JSON string in brackets, `["a.b"]`, so no body field reads as a parameter or as another field.
+ * A body key that is neither a plain name nor a number (empty, with a dot or a `?`) is written
+ * as a JSON string in brackets, `["a.b"]`, so no body field reads as a parameter or as another
+ * field. A number is an array index, as the seed says (an object key of digits reads the same).
  */
 export function toAttr(path: string): string {
   const [part, ...tokens] = pointerTokens(path);
