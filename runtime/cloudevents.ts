@@ -1,9 +1,9 @@
 import { messageSchemaId } from '../generated/registry.cjs';
 import type { CatalogEvent } from '../generated/types.js';
-import { rejection, type ValidateOptions, type ValidationResult } from './result.js';
-import { summarizeIssues } from './issues.js';
+import { rejection, type ValidateOptions, type ValidationResult } from './internal/result.js';
+import { summarizeIssues } from './internal/issues.js';
 import { validateEvent } from './validate-event.js';
-import { isStrict } from './validate-options.js';
+import { isStrict } from './internal/validate-options.js';
 
 /**
  * CloudEvents 1.0, structured mode (`application/cloudevents+json`).

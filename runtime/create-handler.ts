@@ -1,8 +1,8 @@
 import type { CatalogEvent, EventOf, EventType, EventVersion, PayloadOf } from '../generated/types.js';
 import { decodeEvent } from './decode-event.js';
-import { EventValidationError, type EventError, type ValidateOptions, type ValidationResult } from './result.js';
+import { EventValidationError, type EventError, type ValidateOptions, type ValidationResult } from './internal/result.js';
 import { validateEvent } from './validate-event.js';
-import { isStrict } from './validate-options.js';
+import { isStrict } from './internal/validate-options.js';
 
 /** The handler for one (type, version): gets the typed payload and the whole event. */
 export type EventHandlerFn<T extends EventType, V extends EventVersion<T>, R> = (payload: PayloadOf<T, V>, event: EventOf<T, V>) => R;

@@ -1,8 +1,8 @@
-import { clip } from './echo.js';
-import { locateJsonSyntaxError } from './json-syntax.js';
-import { rejection, type ValidateOptions, type ValidationResult } from './result.js';
+import { clip } from './internal/echo.js';
+import { locateJsonSyntaxError } from './internal/json-syntax.js';
+import { rejection, type ValidateOptions, type ValidationResult } from './internal/result.js';
 import { validateInMode } from './validate-event.js';
-import { isStrict } from './validate-options.js';
+import { isStrict } from './internal/validate-options.js';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 

@@ -1,11 +1,11 @@
 import type { CatalogEvent } from '../generated/types.js';
 import { firstSlotOf, type CompiledEventSlot } from '../generated/registry.cjs';
-import { payloadRejection } from './check-payload.js';
-import { isPlainObject } from './plain-object.js';
-import { envelopeRejection, notAnObject, unknownEventRejection } from './envelope.js';
-import { EventValidationError, type EventError, type ValidateOptions, type ValidationResult } from './result.js';
-import { unreadable } from './unreadable.js';
-import { isStrict } from './validate-options.js';
+import { payloadRejection } from './internal/check-payload.js';
+import { isPlainObject } from './internal/plain-object.js';
+import { envelopeRejection, notAnObject, unknownEventRejection } from './internal/envelope.js';
+import { EventValidationError, type EventError, type ValidateOptions, type ValidationResult } from './internal/result.js';
+import { unreadable } from './internal/unreadable.js';
+import { isStrict } from './internal/validate-options.js';
 
 /** The registry's slot of one event version, or `undefined`. */
 function slotOf(type: string, version: string): CompiledEventSlot | undefined {

@@ -27,7 +27,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CatalogModel, EventVersionModel } from '../generator/model.js';
-import type { ValidationMode } from '../runtime/result.js';
+import type { ValidationMode } from '../runtime/internal/result.js';
 import { fnv1a, fullPayload, minimalPayload, mutations, type Mutation } from './samples/payload-samples.js';
 
 /** What a line is, as generated. */

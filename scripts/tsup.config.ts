@@ -87,7 +87,7 @@ export default defineConfig([
   },
   { ...common, entry: { index: 'runtime/index.ts' }, format: ['esm', 'cjs'], dts: { only: true } },
   // Required by index.cjs (see above).
-  { ...common, entry: { 'payload-errors': 'runtime/payload-errors.ts' }, format: ['cjs'] },
+  { ...common, entry: { 'payload-errors': 'runtime/internal/payload-errors.ts' }, format: ['cjs'] },
   // Each entry imports its event's validator module, the one file in dist/validators that the
   // registry loads too (the same relative path from dist/events/<type>/<version>.js as from
   // generated/events/<type>/<version>.ts): every validator ships once.
@@ -95,7 +95,7 @@ export default defineConfig([
   // esbuild's ES-module interop, about six times the size of the call it wraps.)
   { ...common, entry: eventEntries, format: ['esm'], minifyWhitespace: false, esbuildPlugins: [entriesShareCode] },
   // Shared by every event entry, and re-exported by `create-event-validator` (see build-package.ts).
-  { ...common, entry: { 'event-validator': 'runtime/event-entry-runtime.ts' }, format: ['esm', 'cjs'] },
+  { ...common, entry: { 'event-validator': 'runtime/entries/index.ts' }, format: ['esm', 'cjs'] },
   { ...common, entry: adapterEntries, format: ['esm', 'cjs'], esbuildPlugins: [adaptersUseRoot] },
   { ...common, entry: adapterEntries, format: ['esm', 'cjs'], dts: { only: true }, external: [/^\.\.\/index\.js$/] },
   // Not minified either: the entry inlines its CommonJS validator module (see above).

@@ -5,11 +5,11 @@
  */
 export const RUNTIME_IMPORTS = {
   /** From `generated/events/<type>/<version>.ts`: `defineEventValidator`. */
-  eventEntry: '../../../runtime/event-validator.js',
+  eventEntry: '../../../runtime/entries/define-event-validator.js',
   /** From `generated/validators/<type>/<version>.d.cts`: the compiled validators' types. */
-  validatorTypes: '../../../runtime/compiled-validator.js',
+  validatorTypes: '../../../runtime/internal/compiled-validator.js',
   /** From `generated/registry.d.cts`. */
-  registryTypes: '../runtime/compiled-validator.js',
+  registryTypes: '../runtime/internal/compiled-validator.js',
   /** From `generated/api/validators.d.cts`. */
-  apiValidatorTypes: '../../runtime/compiled-validator.js',
+  apiValidatorTypes: '../../runtime/internal/compiled-validator.js',
 } as const;

@@ -23,4 +23,4 @@ export const schemaPaths = {
 };
 
 /** JSON Pointer escaping of one reference token (RFC 6901): the runtime's, so both sides write the same pointers. */
-export { pointerToken } from '../../runtime/json-pointer.js';
+export { pointerToken } from '../../runtime/internal/json-pointer.js';

@@ -1,5 +1,5 @@
 import type { JsonSchema } from './json-schema.js';
-import { unescapeToken } from '../../runtime/json-pointer.js';
+import { unescapeToken } from '../../runtime/internal/json-pointer.js';
 
 /**
  * A payload schema as one plain boolean function: `true` exactly when ajv (the generator's

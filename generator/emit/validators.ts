@@ -11,7 +11,7 @@ import { RUNTIME_IMPORTS } from '../common/runtime-imports.js';
 
 /**
  * The payload validators, two CommonJS modules per event version (see
- * `runtime/compiled-validator.ts`). CommonJS because the registry loads each synchronously
+ * `runtime/internal/compiled-validator.ts`). CommonJS because the registry loads each synchronously
  * with a literal `require` when its event's first message (or first rejection) arrives; ES
  * modules import them just as well. Every file is independent of every other event: editing
  * one event changes its two files.

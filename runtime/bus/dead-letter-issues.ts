@@ -1,5 +1,5 @@
 import type { EventIssue } from '../index.js';
-import { boundIssueList } from '../issues.js';
+import { boundIssueList } from '../internal/issues.js';
 
 /** At most this many issues travel with a dead letter; then one issue says how many more. */
 export const MAX_DEAD_LETTER_ISSUES = 20;

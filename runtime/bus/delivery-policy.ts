@@ -1,5 +1,5 @@
 import type { ValidationMode } from '../index.js';
-import { backoffCeilingMs, equalJitterMs } from '../backoff.js';
+import { backoffCeilingMs, equalJitterMs } from '../internal/backoff.js';
 
 /** What to do with a message whose type or version this package does not know yet. */
 export type UnknownEventPolicy = 'dead_letter' | 'ack' | 'retry';

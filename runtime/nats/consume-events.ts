@@ -1,7 +1,7 @@
 import type { Consumer, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { countDecision, decideDeliveryNow, deliveryPolicy, emptyCounts, type BusHandler, type Consumption, type DeliveryDecision, type DeliveryOptions } from '../bus/index.js';
-import { backoffCeilingMs } from '../backoff.js';
+import { backoffCeilingMs } from '../internal/backoff.js';
 import { AckBatch } from './ack-batch.js';
 import { DEAD_LETTER_HEADERS } from './dead-letter-headers.js';
 import { DeliveryQueue } from './delivery-queue.js';

@@ -1,6 +1,6 @@
 import type { Consumer, ConsumerMessages } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { backoffCeilingMs } from '../backoff.js';
+import { backoffCeilingMs } from '../internal/backoff.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 
 /**

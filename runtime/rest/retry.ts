@@ -5,7 +5,7 @@
  * retried only where repeating the request cannot create anything twice (GETs).
  */
 import type { ApiStatus, OperationId } from '../../generated/api/types.js';
-import { backoffCeilingMs, fullJitterMs } from '../backoff.js';
+import { backoffCeilingMs, fullJitterMs } from '../internal/backoff.js';
 
 export interface RetryOptions {
   /** Attempts in all, the first included (default 4; at least 1). */

@@ -18,7 +18,7 @@ import { packageVersion } from '../../runtime/cli/package-version.js';
 import { IssueTally, type ValidateSummary } from '../../runtime/cli/validate-tally.js';
 import { decodeEvent } from '../../runtime/decode-event.js';
 import { spawnBin } from './spawn-bin.js';
-import type { ValidationMode } from '../../runtime/result.js';
+import type { ValidationMode } from '../../runtime/internal/result.js';
 import {
   generateLabelledSampleStream,
   generateSampleStream,

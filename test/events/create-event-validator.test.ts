@@ -9,8 +9,8 @@ import { agreementRevokedV1 } from '../../generated/events/agreement.revoked/v1.
 import type { AccountCreatedV1Event, AgreementRevokedV1Event, CatalogEvent } from '../../generated/types.js';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import { eventValidatorName } from '../../generator/emit/event-entries.js';
-import { createEventValidator } from '../../runtime/create-event-validator.js';
-import type { EventValidator } from '../../runtime/event-validator.js';
+import { createEventValidator } from '../../runtime/entries/create-event-validator.js';
+import type { EventValidator } from '../../runtime/entries/define-event-validator.js';
 import { EventValidationError, validateEvent } from '../../runtime/index.js';
 import { fullPayload, minimalPayload, mutations } from '../../scripts/samples/payload-samples.js';
 

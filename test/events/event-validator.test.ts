@@ -8,8 +8,8 @@ import { accountCreatedV1 } from '../../generated/events/account.created/v1.js';
 import type { AccountCreatedV1Event, CatalogEvent } from '../../generated/types.js';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import { eventValidatorName } from '../../generator/emit/event-entries.js';
-import type { EventValidator } from '../../runtime/event-validator.js';
-import { EventValidationError } from '../../runtime/result.js';
+import type { EventValidator } from '../../runtime/entries/define-event-validator.js';
+import { EventValidationError } from '../../runtime/internal/result.js';
 import { fullPayload, minimalPayload, mutations } from '../../scripts/samples/payload-samples.js';
 
 const { model } = loadCatalogFromDisk('catalog');

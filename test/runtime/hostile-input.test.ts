@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { accountCreatedV1 } from '../../generated/events/account.created/v1.js';
 import { createHandler, decodeEvent, EventValidationError, isEvent, parseEvent, validateCloudEvent, validateEvent, type ValidateOptions } from '../../runtime/index.js';
-import { ECHO_LIMIT } from '../../runtime/echo.js';
-import { MAX_ISSUES } from '../../runtime/issues.js';
-import { FULL_SEARCH_LIMIT } from '../../runtime/payload-view.js';
+import { ECHO_LIMIT } from '../../runtime/internal/echo.js';
+import { MAX_ISSUES } from '../../runtime/internal/issues.js';
+import { FULL_SEARCH_LIMIT } from '../../runtime/internal/payload-view.js';
 import { expectError, expectWellFormed } from './support.js';
 
 const accountCreated = (emails: string): string => `{"type":"account.created","version":"v1","payload":{"account_number":"A","account_user_emails":[${emails}]}}`;

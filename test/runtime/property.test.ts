@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type RunnerTask } from 'vitest';
 import type { FieldModel } from '../../generator/model.js';
 import { decodeEvent, validateEvent, type ValidationMode, type ValidationResult } from '../../runtime/index.js';
-import { clip, ECHO_LIMIT, quote, QUOTE_LIMIT } from '../../runtime/echo.js';
+import { clip, ECHO_LIMIT, quote, QUOTE_LIMIT } from '../../runtime/internal/echo.js';
 import { fullPayload, minimalPayload } from '../../scripts/samples/payload-samples.js';
 import { malformedResultReason, model, ownSnapshot, resolvePointer, snapshotDiff, type Envelope } from './support.js';
 

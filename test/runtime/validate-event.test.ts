@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { EventValidationError, eventCatalog, isEvent, parseEvent, validateEvent, type ValidationMode } from '../../runtime/index.js';
 import { fullPayload, minimalPayload, mutations } from '../../scripts/samples/payload-samples.js';
 import type { EventVersionModel, FieldModel } from '../../generator/model.js';
-import { clip } from '../../runtime/echo.js';
+import { clip } from '../../runtime/internal/echo.js';
 import { envelope, expectError, expectValid, expectWellFormed, model, resolvePointer } from './support.js';
 
 const MODES: readonly ValidationMode[] = ['tolerant', 'strict'];

@@ -1,4 +1,4 @@
-import type { CatalogEvent } from '../generated/types.js';
+import type { CatalogEvent } from '../../generated/types.js';
 
 export type ValidationMode = 'tolerant' | 'strict';
 

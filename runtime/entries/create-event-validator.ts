@@ -1,10 +1,10 @@
-import type { CatalogEvent } from '../generated/types.js';
-import { isPlainObject } from './plain-object.js';
-import { envelopeRejection, notAnObject, unknownEventRejection } from './envelope.js';
-import type { EventValidationResult, EventValidator } from './event-validator.js';
-import { EventValidationError, type EventError, type ValidateOptions } from './result.js';
-import { unreadable } from './unreadable.js';
-import { isStrict } from './validate-options.js';
+import type { CatalogEvent } from '../../generated/types.js';
+import { isPlainObject } from '../internal/plain-object.js';
+import { envelopeRejection, notAnObject, unknownEventRejection } from '../internal/envelope.js';
+import type { EventValidationResult, EventValidator } from './define-event-validator.js';
+import { EventValidationError, type EventError, type ValidateOptions } from '../internal/result.js';
+import { unreadable } from '../internal/unreadable.js';
+import { isStrict } from '../internal/validate-options.js';
 
 /** A validator of every event some per-event validators name: what `createEventValidator` returns. */
 export interface SelectedEventValidator<E extends CatalogEvent> {

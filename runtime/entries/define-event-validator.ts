@@ -1,15 +1,15 @@
-import type { CatalogEvent } from '../generated/types.js';
-import type { CompiledEventModule } from './compiled-validator.js';
-import { checkPayload } from './check-payload.js';
-import { isPlainObject } from './plain-object.js';
-import { clip } from './echo.js';
-import { envelopeRejection, notAnObject } from './envelope.js';
-import { pointerTokens } from './json-pointer.js';
-import type { EventError, ValidateOptions } from './result.js';
-import { EventValidationError, rejection } from './result.js';
-import type { StandardSchemaV1 } from './standard-schema.js';
-import { unreadable } from './unreadable.js';
-import { isStrict } from './validate-options.js';
+import type { CatalogEvent } from '../../generated/types.js';
+import type { CompiledEventModule } from '../internal/compiled-validator.js';
+import { checkPayload } from '../internal/check-payload.js';
+import { isPlainObject } from '../internal/plain-object.js';
+import { clip } from '../internal/echo.js';
+import { envelopeRejection, notAnObject } from '../internal/envelope.js';
+import { pointerTokens } from '../internal/json-pointer.js';
+import type { EventError, ValidateOptions } from '../internal/result.js';
+import { EventValidationError, rejection } from '../internal/result.js';
+import type { StandardSchemaV1 } from '../internal/standard-schema.js';
+import { unreadable } from '../internal/unreadable.js';
+import { isStrict } from '../internal/validate-options.js';
 
 export type EventValidationResult<E> = { ok: true; event: E } | { ok: false; error: EventError };
 

@@ -4,5 +4,5 @@
  * `<package>/create-event-validator` re-exports. One copy in the package, so a program that
  * uses both gets one `EventValidationError` class.
  */
-export { defineEventValidator } from './event-validator.js';
+export { defineEventValidator } from './define-event-validator.js';
 export { createEventValidator } from './create-event-validator.js';

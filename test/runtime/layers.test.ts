@@ -1,0 +1,98 @@
+/**
+ * runtime/'s folders are what the package build makes of them (generator/ARCHITECTURE.md,
+ * "The runtime"): each folder may import only the folders listed for it, and only the
+ * packages its build output may load. A broker adapter or the CLI reaches the root's code
+ * through `index.ts` alone, the import the build keeps as an import of the built root
+ * (scripts/tsup.config.ts): a second path would bundle a second copy of the root's classes.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
+
+/** `root` is the files directly in runtime/ (the package root's modules). */
+type Folder = 'root' | 'entries' | 'internal' | 'rest' | 'bus' | 'nats' | 'redis-streams' | 'cli';
+
+/** What each folder may import inside runtime/: whole folders, or single files (`root:index.ts`). */
+const MAY_IMPORT: Record<Folder, readonly string[]> = {
+  internal: ['internal'],
+  entries: ['entries', 'internal'],
+  root: ['root', 'entries', 'internal'],
+  rest: ['rest', 'internal'],
+  bus: ['bus', 'internal', 'root:index.ts'],
+  nats: ['nats', 'bus', 'internal', 'root:index.ts'],
+  'redis-streams': ['redis-streams', 'bus', 'internal', 'root:index.ts'],
+  cli: ['cli', 'internal', 'root:index.ts', 'nats:index.ts', 'redis-streams:index.ts'],
+};
+
+/** Packages each folder may load (Node's built-ins aside, which only the CLI uses). */
+const MAY_LOAD: Record<Folder, readonly string[]> = {
+  internal: [],
+  entries: [],
+  root: [],
+  rest: [],
+  bus: [],
+  nats: ['@nats-io/jetstream', '@nats-io/transport-node'],
+  'redis-streams': ['ioredis'],
+  cli: ['@nats-io/jetstream', '@nats-io/transport-node', 'ioredis', ...builtinModules.map((name) => `node:${name}`)],
+};
+
+const folderOf = (path: string): Folder => (path.includes('/') ? (path.split('/')[0] as Folder) : 'root');
+
+const sourceFiles = (): string[] =>
+  readdirSync(RUNTIME, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => relative(RUNTIME, join(entry.parentPath, entry.name)).split('\\').join('/'));
+
+/** Every import of a file (static, re-exports and dynamic `import()`), as written. */
+const specifiersOf = (file: string): string[] =>
+  [...readFileSync(join(RUNTIME, file), 'utf8').matchAll(/(?:^(?:import|export)[^'"]*from |^import |\bimport\()'([^']+)'/gm)].map((m) => m[1]!);
+
+describe('runtime folders', () => {
+  const files = sourceFiles();
+
+  it('are all known folders', () => {
+    expect(files.map(folderOf).filter((folder) => !(folder in MAY_IMPORT))).toEqual([]);
+  });
+
+  it('import inside runtime/ only what their build output may contain', () => {
+    const refused: string[] = [];
+    for (const file of files) {
+      const allowed = MAY_IMPORT[folderOf(file)];
+      for (const specifier of specifiersOf(file).filter((s) => s.startsWith('.'))) {
+        const target = relative(RUNTIME, resolve(RUNTIME, dirname(file), specifier)).split('\\').join('/').replace(/\.js$/, '.ts');
+        if (target.startsWith('../generated/')) {
+          // Generated code: the catalog's types, registry and REST tables, for the folders the root and REST build.
+          if (!['root', 'entries', 'internal', 'rest'].includes(folderOf(file))) refused.push(`${file} → ${target}`);
+          continue;
+        }
+        if (target.startsWith('..')) {
+          refused.push(`${file} → ${target} (outside runtime/ and generated/)`);
+          continue;
+        }
+        const folder = folderOf(target);
+        const name = target.slice(target.lastIndexOf('/') + 1);
+        if (!allowed.includes(folder) && !allowed.includes(`${folder}:${name}`)) refused.push(`${file} → ${target}`);
+      }
+    }
+    expect(refused).toEqual([]);
+  });
+
+  it('load only their own packages: no build-time tool, and broker clients in their adapters (and the CLI) alone', () => {
+    const refused = files.flatMap((file) =>
+      specifiersOf(file)
+        .filter((s) => !s.startsWith('.') && !MAY_LOAD[folderOf(file)].includes(s))
+        .map((s) => `${file} → ${s}`),
+    );
+    expect(refused).toEqual([]);
+  });
+
+  it('see every import (the checks would pass vacuously otherwise)', () => {
+    const all = files.flatMap(specifiersOf);
+    expect(all.filter((s) => s.startsWith('.')).length).toBeGreaterThan(100);
+    expect(all.filter((s) => s.startsWith('@nats-io/') || s === 'ioredis').length).toBeGreaterThan(5);
+  });
+});
