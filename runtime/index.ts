@@ -10,7 +10,7 @@ export { fromCloudEvent, toCloudEvent, validateCloudEvent } from './cloudevents.
 export type { StructuredCloudEvent } from './cloudevents.js';
 export { EventValidationError } from './internal/result.js';
 export type { EventValidationResult, EventValidator } from './entries/define-event-validator.js';
-export type { SelectedEventValidator } from './entries/create-event-validator.js';
+export type { CreateEventValidator, SelectedEventValidator } from './entries/create-event-validator.js';
 export type { StandardSchemaV1 } from './internal/standard-schema.js';
 export type { EventError, EventErrorCode, EventIssue, ValidateOptions, ValidationMode, ValidationResult } from './internal/result.js';
 export { eventCatalog } from '../generated/registry.cjs';

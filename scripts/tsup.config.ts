@@ -4,8 +4,8 @@
  *   `index.d.cts`); its validator modules stay separate files, `require`d on first use, and
  *   so does the search of a rejected payload for its errors (`payload-errors.cjs`);
  * - one entry per event version (`events/<type>/<version>.js|.cjs`), each importing only its
- *   own validator module (in `validators/`, shared with the root) and `event-validator.js|.cjs`,
- *   which also holds `createEventValidator` (the `create-event-validator` entry);
+ *   own validator module (in `validators/`, shared with the root) and `entries.js|.cjs`
+ *   (`runtime/entries/`), which also holds `createEventValidator` (the `create-event-validator` entry);
  * - the CLI (`cli.js`), which imports the root rather than carrying a second copy;
  * - the REST entry (`rest.js|.cjs`), carrying its own validators;
  * - the broker adapters (`nats`, `redis-streams`), ES module and CommonJS, which import the
@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import { RUNTIME_IMPORTS } from '../generator/common/runtime-imports.js';
+import { ADAPTER_ENTRIES, ENTRIES_MODULE, entriesModuleFromEvent, rootModule } from './package-layout.js';
 
 const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: { type: string; version: string }[] };
 const eventEntries = Object.fromEntries(manifest.events.map((e) => [`events/${e.type}/${e.version}`, `generated/events/${e.type}/${e.version}.ts`]));
@@ -38,13 +39,12 @@ const common: Options = {
   minifySyntax: true,
 };
 
-const adapterEntries = { nats: 'runtime/nats/index.ts', 'redis-streams': 'runtime/redis-streams/index.ts' };
 
 /** `../index.js` (the root) stays an import of the built root, in the adapter's own format: one copy of the root's code and classes. */
 const adaptersUseRoot: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'adapters-use-root',
   setup(build) {
-    const root = build.initialOptions.format === 'cjs' ? './index.cjs' : './index.js';
+    const root = rootModule(build.initialOptions.format === 'cjs' ? 'cjs' : 'esm');
     build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: root, external: true }));
   },
 };
@@ -52,14 +52,14 @@ const adaptersUseRoot: NonNullable<Options['esbuildPlugins']>[number] = {
 /**
  * An event entry's validator module (`../../validators/<type>/<version>.cjs`) stays an import
  * of that file, and the code around it (`defineEventValidator`) an import of the one
- * `event-validator` module of the entry's format: an entry is a few lines, not a copy of both.
+ * entries module of the entry's format: an entry is a few lines, not a copy of both.
  */
 const entriesShareCode: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'entries-share-code',
   setup(build) {
-    const eventValidator = build.initialOptions.format === 'cjs' ? '../../event-validator.cjs' : '../../event-validator.js';
+    const entries = entriesModuleFromEvent(build.initialOptions.format === 'cjs' ? 'cjs' : 'esm');
     build.onResolve({ filter: /^\.\.\/\.\.\/validators\/[^/]+\/[^/]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
-    build.onResolve({ filter: new RegExp(`^${RUNTIME_IMPORTS.eventEntry.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`) }, () => ({ path: eventValidator, external: true }));
+    build.onResolve({ filter: new RegExp(`^${RUNTIME_IMPORTS.eventEntry.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`) }, () => ({ path: entries, external: true }));
   },
 };
 
@@ -95,9 +95,9 @@ export default defineConfig([
   // esbuild's ES-module interop, about six times the size of the call it wraps.)
   { ...common, entry: eventEntries, format: ['esm'], minifyWhitespace: false, esbuildPlugins: [entriesShareCode] },
   // Shared by every event entry, and re-exported by `create-event-validator` (see build-package.ts).
-  { ...common, entry: { 'event-validator': 'runtime/entries/index.ts' }, format: ['esm', 'cjs'] },
-  { ...common, entry: adapterEntries, format: ['esm', 'cjs'], esbuildPlugins: [adaptersUseRoot] },
-  { ...common, entry: adapterEntries, format: ['esm', 'cjs'], dts: { only: true }, external: [/^\.\.\/index\.js$/] },
+  { ...common, entry: { [ENTRIES_MODULE]: 'runtime/entries/index.ts' }, format: ['esm', 'cjs'] },
+  { ...common, entry: ADAPTER_ENTRIES, format: ['esm', 'cjs'], esbuildPlugins: [adaptersUseRoot] },
+  { ...common, entry: ADAPTER_ENTRIES, format: ['esm', 'cjs'], dts: { only: true }, external: [/^\.\.\/index\.js$/] },
   // Not minified either: the entry inlines its CommonJS validator module (see above).
   { ...common, entry: { rest: 'runtime/rest/index.ts' }, format: ['esm', 'cjs'], dts: true, minifyWhitespace: false },
   {

@@ -66,6 +66,9 @@ export function createEventValidator<const V extends readonly EventValidator<Cat
   };
 }
 
+/** `createEventValidator`'s type: the package's `create-event-validator` entry is declared by it, so its signature is written once. */
+export type CreateEventValidator = typeof createEventValidator;
+
 /** Why a well-formed envelope names none of the events: the root's words, about these events. */
 function unknownEvent(byType: ReadonlyMap<string, ReadonlyMap<string, unknown>>, type: string, version: string): { ok: false; error: EventError } {
   const versions = byType.get(type);

@@ -1,5 +1,5 @@
 /**
- * The code every event entry shares, built once as `dist/event-validator.js|.cjs`: the
+ * The code every event entry shares, built once as `dist/entries.js|.cjs`: the
  * validator object around one event's generated module, and `createEventValidator`, which
  * `<package>/create-event-validator` re-exports. One copy in the package, so a program that
  * uses both gets one `EventValidationError` class.

@@ -2,13 +2,15 @@
  * The per-event entries (`<package>/events/<type>/<version>`): each validates its own event
  * only, and implements Standard Schema v1.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { StandardSchemaV1 as UpstreamStandardSchemaV1 } from '@standard-schema/spec';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { accountCreatedV1 } from '../../generated/events/account.created/v1.js';
 import type { AccountCreatedV1Event, CatalogEvent } from '../../generated/types.js';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
-import { eventValidatorName } from '../../generator/emit/event-entries.js';
-import type { EventValidator } from '../../runtime/entries/define-event-validator.js';
+import { eventEntry, eventEntryCommonJs, eventValidatorName, type EventEntrySource } from '../../generator/emit/event-entries.js';
+import { defineEventValidator, type EventValidator } from '../../runtime/entries/define-event-validator.js';
 import { EventValidationError } from '../../runtime/internal/result.js';
 import { fullPayload, minimalPayload, mutations } from '../../scripts/samples/payload-samples.js';
 
@@ -75,3 +77,28 @@ describe('types of an entry', () => {
     if (result.ok) expectTypeOf(result.event.payload.account_number).toEqualTypeOf<string>();
   });
 });
+
+describe('the package\'s CommonJS form of each entry, written from the same description (eventEntry)', () => {
+  const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: EventEntrySource[] };
+  const requireHere = createRequire(import.meta.url);
+
+  it.each(manifest.events.map((event) => [`${event.type} ${event.version}`, event] as const))('%s: the same validator as the generated entry', async (_, event) => {
+    const entry = eventEntry(event);
+    // Run the CommonJS text as Node would, with `require` resolving from the generated entry's folder.
+    const exports: Record<string, EventValidator<CatalogEvent>> = {};
+    const requireFromEntry = (specifier: string): unknown =>
+      specifier === SHARED ? { defineEventValidator } : requireHere(`../../generated/events/${event.type}/${specifier}`);
+    new Function('exports', 'require', eventEntryCommonJs(entry, SHARED))(exports, requireFromEntry);
+    const commonJs = exports[entry.name]!;
+    const generated = ((await import(`../../generated/events/${event.type}/${event.version}.ts`)) as Record<string, EventValidator<CatalogEvent>>)[entry.name]!;
+    expect([commonJs.type, commonJs.version, commonJs.open, commonJs.schemaId]).toEqual([generated.type, generated.version, generated.open, generated.schemaId]);
+    const payload = fullPayload(model, model.events.find((e) => e.type === event.type && e.version === event.version)!);
+    const message = { type: event.type, version: event.version, payload };
+    expect(commonJs.validate(message, { mode: 'strict' })).toEqual(generated.validate(message, { mode: 'strict' }));
+    const broken = { ...message, payload: { ...(payload as object), added_field: 1 } };
+    expect(commonJs.validate(broken, { mode: 'strict' })).toEqual(generated.validate(broken, { mode: 'strict' }));
+  });
+});
+
+/** Stands for the shared entries module in the CommonJS text. */
+const SHARED = '<entries>';

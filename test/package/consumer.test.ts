@@ -304,7 +304,7 @@ console.log(createEventValidator([accountCreatedV1]).isEvent({}));\n`,
     const inputs = Object.keys(result.metafile.inputs).filter((path) => path.includes('node_modules/@data-import/event-catalog/'));
     expect(inputs.sort()).toEqual([
       'node_modules/@data-import/event-catalog/dist/create-event-validator.js',
-      'node_modules/@data-import/event-catalog/dist/event-validator.js',
+      'node_modules/@data-import/event-catalog/dist/entries.js',
       'node_modules/@data-import/event-catalog/dist/events/account.created/v1.js',
       'node_modules/@data-import/event-catalog/dist/validators/account.created/v1.cjs',
     ]);
@@ -318,7 +318,7 @@ it('bundling one event entry with esbuild pulls in no other event', async () => 
   const inputs = Object.keys(result.metafile.inputs).filter((path) => path.includes('node_modules/@data-import/event-catalog/'));
   // The entry, its own validator module (shipped once, shared with the root's registry) and the shared code around it.
   expect(inputs.sort()).toEqual([
-    'node_modules/@data-import/event-catalog/dist/event-validator.js',
+    'node_modules/@data-import/event-catalog/dist/entries.js',
     'node_modules/@data-import/event-catalog/dist/events/account.created/v1.js',
     'node_modules/@data-import/event-catalog/dist/validators/account.created/v1.cjs',
   ]);
