@@ -1,5 +1,6 @@
 import type { JsonSchema } from './json-schema.js';
 import { unescapeToken } from '../../runtime/internal/json-pointer.js';
+import { isPayloadKeyword } from '../../runtime/internal/payload-keywords.js';
 
 /**
  * A payload schema as one plain boolean function: `true` exactly when ajv (the generator's
@@ -9,10 +10,10 @@ import { unescapeToken } from '../../runtime/internal/json-pointer.js';
  * code every message runs; only a rejected payload runs ajv's validator for its errors.
  *
  * It mirrors ajv's own checks keyword by keyword (type tests accepting what ajv's accept, `=== undefined` for a
- * missing property, `for…in` for unlisted ones). It knows the keywords the schema builder
- * writes (`type`, `properties`, `required`, `additionalProperties`, `items`, `anyOf`, `$ref`
- * into `$defs`, annotations) and fails generation on any other, so a new keyword cannot be
- * silently ignored. `test/generator/payload-check.test.ts` holds it to ajv's verdicts.
+ * missing property, `for…in` for unlisted ones). It knows the keywords of
+ * `runtime/internal/payload-keywords.ts` (the list the runtime's search of a rejected payload
+ * knows too) and fails generation on any other, so a new keyword cannot be silently ignored.
+ * `test/generator/payload-check.test.ts` holds it to ajv's verdicts.
  */
 export function payloadCheckCode(name: string, root: JsonSchema, options: { plainObject?: boolean } = {}): string {
   return new CheckWriter(name, root).write(options.plainObject === true ? PLAIN_OBJECT_PAYLOAD : []);
@@ -34,10 +35,6 @@ const PLAIN_OBJECT_PAYLOAD = [
   '  const proto = Object.getPrototypeOf(data);',
   '  if (proto !== Object.prototype && proto !== null) return false;',
 ];
-
-/** Keywords that say nothing about validity. */
-const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', '$defs']);
-const HANDLED = new Set(['type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', '$ref']);
 
 /** A test accepting exactly what ajv's test for each JSON type accepts (`compile/validate/dataType.ts`, `strictNumbers` on). */
 function typeTest(type: string, v: string): string {
@@ -119,7 +116,7 @@ class CheckWriter {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new Error(`payload check: a schema must be an object or a boolean, got ${JSON.stringify(schema)}`);
     const s = schema as JsonSchema;
     for (const keyword of Object.keys(s)) {
-      if (!ANNOTATIONS.has(keyword) && !HANDLED.has(keyword)) throw new Error(`payload check: keyword ${JSON.stringify(keyword)} is not supported`);
+      if (!isPayloadKeyword(keyword)) throw new Error(`payload check: keyword ${JSON.stringify(keyword)} is not supported (runtime/internal/payload-keywords.ts lists those that are)`);
     }
 
     if (s.$ref !== undefined) out.push(`${indent}if (!${this.defFunction(s.$ref)}(${v})) return false;`);

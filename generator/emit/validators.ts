@@ -8,6 +8,7 @@ import { payloadCheckCode } from './payload-check.js';
 import { runtimeRequires } from './runtime-requires.js';
 import { validatorPaths } from './validator-paths.js';
 import { RUNTIME_IMPORTS } from '../common/runtime-imports.js';
+import { PAYLOAD_ANNOTATIONS } from '../../runtime/internal/payload-keywords.js';
 
 /**
  * The payload validators, two CommonJS modules per event version (see
@@ -54,7 +55,7 @@ export { validatorPaths } from './validator-paths.js';
 const RUNTIME_TYPES = RUNTIME_IMPORTS.validatorTypes;
 
 /** Keywords that say nothing about validity: left out of the shipped schemas. */
-const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description']);
+const ANNOTATIONS = new Set<string>(PAYLOAD_ANNOTATIONS);
 
 /** Every event's validator files. */
 export function emitValidators(model: CatalogModel): EmittedFile[] {

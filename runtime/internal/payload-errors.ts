@@ -1,5 +1,6 @@
 import type { CompiledValidator, CompiledValidatorError, PayloadSchema } from './compiled-validator.js';
 import { pointerToken, unescapeToken } from './json-pointer.js';
+import type { PayloadAssertion } from './payload-keywords.js';
 
 /**
  * Why a payload is invalid, found from its schema: the errors ajv's validator of the same
@@ -7,8 +8,8 @@ import { pointerToken, unescapeToken } from './json-pointer.js';
  * Only rejected payloads come here; `accepts` (generated per event) gives every verdict.
  *
  * A schema is turned once into a tree of small functions (kept with the schema object), one
- * per subschema, with every schema path worked out in advance. It knows what the schema
- * builder writes, in ajv's keyword order: an up-front `type` test (unless the one type has
+ * per subschema, with every schema path worked out in advance. It knows the keywords of
+ * `payload-keywords.ts` (generation refuses any other), in ajv's keyword order: an up-front `type` test (unless the one type has
  * keywords of its own, which then report a wrong type themselves), `$ref` into the root's
  * `$defs`, `anyOf` (each branch until one holds, its errors dropped when one does), `items`,
  * then `required`, `additionalProperties: false` and `properties`. `allErrors: false` stops at
@@ -56,30 +57,39 @@ const isType = (type: string | string[], data: unknown): boolean =>
   : type === 'number' ? typeof data === 'number' && Number.isFinite(data)
   : typeof data === type;
 
+/** What each keyword of `payload-keywords.ts` holds. */
+interface Keywords {
+  type?: string | string[];
+  $ref?: string;
+  anyOf?: PayloadSchema[];
+  items?: PayloadSchema;
+  required?: string[];
+  additionalProperties?: boolean;
+  properties?: Record<string, PayloadSchema>;
+}
+/** Does not compile while a keyword of the list is missing from `Keywords`, or one there is not on the list. */
+type True<T extends true> = T;
+export type KeywordsMatchList = True<[keyof Keywords] extends [PayloadAssertion] ? ([PayloadAssertion] extends [keyof Keywords] ? true : false) : false>;
+
 function compileSearch(root: PayloadSchema): Search {
   const defs = (root.$defs ?? {}) as Record<string, PayloadSchema>;
   /** `$defs` searches by reference, compiled on first use (a type may refer to itself). */
   const refs = new Map<string, Search>();
 
   const compile = (s: PayloadSchema, path: string): Search => {
-    const { type, $ref, anyOf, items, required = [], properties = {} } = s as {
-      type?: string | string[];
-      $ref?: string;
-      anyOf?: PayloadSchema[];
-      items?: PayloadSchema;
-      required?: string[];
-      properties?: Record<string, PayloadSchema>;
-    };
+    const { type, $ref, anyOf, items, required = [], additionalProperties, properties = {} } = s as Keywords;
     /** Adds one error; `false`, so `fault(…) || all` says whether to go on. */
     const fault = (keyword: string, at: string, errors: CompiledValidatorError[], params: Record<string, unknown>): false => {
       errors.push({ instancePath: at, schemaPath: path + '/' + keyword, keyword, params });
       return false;
     };
-    // One type with keywords of its own is tested by those keywords (ajv's type group), not up front.
-    const object = type === 'object' && (s.properties ?? s.required ?? s.additionalProperties) !== undefined;
+    // Object keywords apply to objects only; with `type: 'object'` alone they also test the type
+    // themselves (ajv's type group), not up front.
+    const objectKeywords = (s.properties ?? s.required ?? additionalProperties) !== undefined;
+    const object = type === 'object' && objectKeywords;
     const own = object || (type === 'array' && items !== undefined);
     const tested = type !== undefined && !own;
-    const closed = s.additionalProperties === false;
+    const closed = additionalProperties === false;
     const names = Object.keys(properties);
     const listed = new Set(names);
     const tokens = names.map((name) => '/' + pointerToken(name));
@@ -92,7 +102,7 @@ function compileSearch(root: PayloadSchema): Search {
     const resolve = (): Search => refs.get($ref!) ?? refs.set($ref!, compile(target!, JSON.stringify(target).includes('"$ref"') ? '#' : $ref!)).get($ref!)!;
 
     // Most values are leaves with a type alone: their search is that test.
-    if ($ref === undefined && !branches && !item && !object) return (data, parent, token, errors) => !tested || isType(type!, data) || fault('type', parent + token, errors, { type });
+    if ($ref === undefined && !branches && !item && !objectKeywords) return (data, parent, token, errors) => !tested || isType(type!, data) || fault('type', parent + token, errors, { type });
     return (data, parent, token, errors, all) => {
       const start = errors.length;
       const at = parent + token;
@@ -110,13 +120,17 @@ function compileSearch(root: PayloadSchema): Search {
           for (let i = 0; i < data.length; i++) if (!item(data[i], at, '/' + i, errors, all) && !all) return false;
         }
       }
-      if (object) {
-        if (!isObject(data)) return fault('type', at, errors, { type });
-        for (const name of required) if (data[name] === undefined && !(fault('required', at, errors, { missingProperty: name }) || all)) return false;
-        if (closed) for (const key in data) if (!listed.has(key) && !(fault('additionalProperties', at, errors, { additionalProperty: key }) || all)) return false;
-        for (let i = 0; i < names.length; i++) {
-          const value = data[names[i]!];
-          if (value !== undefined && !members[i]!(value, at, tokens[i]!, errors, all) && !all) return false;
+      if (objectKeywords) {
+        if (!isObject(data)) {
+          // Not an object: a type error if the keywords carry the type, else none of their business.
+          if (object) return fault('type', at, errors, { type });
+        } else {
+          for (const name of required) if (data[name] === undefined && !(fault('required', at, errors, { missingProperty: name }) || all)) return false;
+          if (closed) for (const key in data) if (!listed.has(key) && !(fault('additionalProperties', at, errors, { additionalProperty: key }) || all)) return false;
+          for (let i = 0; i < names.length; i++) {
+            const value = data[names[i]!];
+            if (value !== undefined && !members[i]!(value, at, tokens[i]!, errors, all) && !all) return false;
+          }
         }
       }
       return errors.length === start;
