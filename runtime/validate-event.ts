@@ -3,7 +3,7 @@ import { firstSlotOf, type CompiledEventSlot } from '../generated/registry.cjs';
 import { payloadRejection } from './internal/check-payload.js';
 import { isPlainObject } from './internal/plain-object.js';
 import { envelopeRejection, notAnObject, unknownEventRejection } from './internal/envelope.js';
-import { EventValidationError, type EventError, type ValidateOptions, type ValidationResult } from './internal/result.js';
+import { valueOrThrow, type EventError, type ValidateOptions, type ValidationResult } from './internal/result.js';
 import { unreadable } from './internal/unreadable.js';
 import { isStrict } from './internal/validate-options.js';
 
@@ -92,7 +92,5 @@ export function isEvent(message: unknown, options?: ValidateOptions): message is
 
 /** Returns the message typed as `CatalogEvent`, or throws `EventValidationError` saying why not. */
 export function parseEvent(message: unknown, options?: ValidateOptions): CatalogEvent {
-  const result = validateEvent(message, options);
-  if (!result.ok) throw new EventValidationError(result.error);
-  return result.event;
+  return valueOrThrow(validateEvent(message, options));
 }

@@ -2,7 +2,7 @@ import type { CatalogEvent } from '../../generated/types.js';
 import { isPlainObject } from '../internal/plain-object.js';
 import { envelopeRejection, notAnObject, unknownEventRejection } from '../internal/envelope.js';
 import type { EventValidationResult, EventValidator } from './define-event-validator.js';
-import { EventValidationError, type EventError, type ValidateOptions } from '../internal/result.js';
+import { valueOrThrow, type EventError, type ValidateOptions } from '../internal/result.js';
 import { unreadable } from '../internal/unreadable.js';
 import { isStrict } from '../internal/validate-options.js';
 
@@ -58,11 +58,7 @@ export function createEventValidator<const V extends readonly EventValidator<Cat
     events: validators.map(({ type, version }) => ({ type, version })),
     validateEvent,
     isEvent: (message, options): message is E => validateEvent(message, options).ok,
-    parseEvent(message, options) {
-      const result = validateEvent(message, options);
-      if (!result.ok) throw new EventValidationError(result.error);
-      return result.event;
-    },
+    parseEvent: (message, options) => valueOrThrow(validateEvent(message, options)),
   };
 }
 

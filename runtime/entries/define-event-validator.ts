@@ -6,7 +6,7 @@ import { clip } from '../internal/echo.js';
 import { envelopeRejection, notAnObject } from '../internal/envelope.js';
 import { pointerTokens } from '../internal/json-pointer.js';
 import type { EventError, ValidateOptions } from '../internal/result.js';
-import { EventValidationError, rejection } from '../internal/result.js';
+import { rejection, valueOrThrow } from '../internal/result.js';
 import type { StandardSchemaV1 } from '../internal/standard-schema.js';
 import { unreadable } from '../internal/unreadable.js';
 import { isStrict } from '../internal/validate-options.js';
@@ -85,11 +85,7 @@ export function defineEventValidator<E extends CatalogEvent>(
     validate,
     validatePayload,
     is: (message, options): message is E => validate(message, options).ok,
-    parse(message, options) {
-      const result = validate(message, options);
-      if (!result.ok) throw new EventValidationError(result.error);
-      return result.event;
-    },
+    parse: (message, options) => valueOrThrow(validate(message, options)),
     '~standard': {
       version: 1,
       vendor: 'data-import-events',

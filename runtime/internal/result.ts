@@ -58,3 +58,9 @@ export class EventValidationError extends Error {
     return this.error.issues;
   }
 }
+
+/** What every `parse` returns: the validated value, or an `EventValidationError` thrown with the rejection. */
+export function valueOrThrow<T>(result: { ok: true; event: T } | { ok: false; error: EventError }): T {
+  if (!result.ok) throw new EventValidationError(result.error);
+  return result.event;
+}
