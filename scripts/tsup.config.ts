@@ -14,10 +14,13 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import { RUNTIME_IMPORTS } from '../generator/common/runtime-imports.js';
+import { eventEntry, eventEntryPath, type EventEntrySource } from '../generator/emit/event-entries.js';
 import { ADAPTER_ENTRIES, ENTRIES_MODULE, entriesModuleFromEvent, rootModule } from './package-layout.js';
 
-const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: { type: string; version: string }[] };
-const eventEntries = Object.fromEntries(manifest.events.map((e) => [`events/${e.type}/${e.version}`, `generated/events/${e.type}/${e.version}.ts`]));
+const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: EventEntrySource[] };
+const eventEntries = Object.fromEntries(manifest.events.map((e) => [`events/${e.type}/${e.version}`, `generated/${eventEntryPath(e)}`]));
+/** The validator modules the generated entries import, as the generator writes them. */
+const validatorModules = new Set(manifest.events.map((e) => eventEntry(e).validatorModule));
 
 const common: Options = {
   outDir: 'dist',
@@ -58,7 +61,7 @@ const entriesShareCode: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'entries-share-code',
   setup(build) {
     const entries = entriesModuleFromEvent(build.initialOptions.format === 'cjs' ? 'cjs' : 'esm');
-    build.onResolve({ filter: /^\.\.\/\.\.\/validators\/[^/]+\/[^/]+\.cjs$/ }, (args) => ({ path: args.path, external: true }));
+    build.onResolve({ filter: /\.cjs$/ }, (args) => (validatorModules.has(args.path) ? { path: args.path, external: true } : undefined));
     build.onResolve({ filter: new RegExp(`^${RUNTIME_IMPORTS.eventEntry.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`) }, () => ({ path: entries, external: true }));
   },
 };

@@ -9,7 +9,7 @@ import { validatorPaths } from './validator-paths.js';
 import { RUNTIME_IMPORTS } from '../common/runtime-imports.js';
 
 /** `events/<type>/<version>.ts`, relative to `generated/`: one importable entry per event version. */
-export const eventEntryPath = (event: EventVersionModel): string => `events/${event.type}/${event.version}.ts`;
+export const eventEntryPath = (event: Pick<EventVersionModel, 'type' | 'version'>): string => `events/${event.type}/${event.version}.ts`;
 
 /** The entry's named export: `account.created` v1 → `accountCreatedV1`. */
 export const eventValidatorName = (event: Pick<EventVersionModel, 'tsName'>): string => event.tsName[0]!.toLowerCase() + event.tsName.slice(1);
