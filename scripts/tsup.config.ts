@@ -29,7 +29,7 @@ const common: Options = {
   // esbuild already drops unused code; tsup's extra rollup pass only adds time and warnings.
   treeshake: false,
   // Maps without the sources' text: a stack under `node --enable-source-maps` names
-  // runtime/*.ts and its lines, for a fraction of the size of maps that embed the code.
+  // runtime/**/*.ts and its lines, for a fraction of the size of maps that embed the code.
   sourcemap: true,
   esbuildOptions(options) {
     options.sourcesContent = false;

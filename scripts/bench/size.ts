@@ -80,7 +80,7 @@ export async function measureSize(pkg: PackageUnderTest, options: { heapRuns: nu
   const example = sizes.find((s) => s.entry === 'account.created@v1') ?? sizes[0]!;
   const largest = sizes.reduce((a, b) => (b.gzipBytes > a.gzipBytes ? b : a));
   const root = await bundleSize(pkg.consumerDir, 'root', `${importLine(rootSpecifier, 'validateEvent')}\nconsole.log(validateEvent(globalThis.message).ok);\n`);
-  const selectedSpecifier = pkg.kind === 'source' ? join(dirname(pkg.rootFile), 'create-event-validator.ts') : `${pkg.rootSpecifier}/create-event-validator`;
+  const selectedSpecifier = pkg.kind === 'source' ? join(dirname(pkg.rootFile), 'entries', 'create-event-validator.ts') : `${pkg.rootSpecifier}/create-event-validator`;
   const selectedBundle = (name: string, chosen: readonly { type: string; version: string; tsName: string }[]) =>
     bundleSize(
       pkg.consumerDir,
