@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { transformSync } from 'esbuild';
 import { eventEntry, eventEntryCommonJs, eventEntryDeclarations, type EventEntrySource } from '../generator/emit/event-entries.js';
 import { validatorPaths } from '../generator/emit/validator-paths.js';
-import { ADAPTER_ENTRIES, entriesModule, entriesModuleFromEvent, rootModule, rootModuleFromEvent, type ModuleFormat } from './package-layout.js';
+import { ADAPTER_ENTRIES, distImport, ENTRIES_MODULE, ROOT_MODULE, type ModuleFormat } from './package-layout.js';
 
 rmSync('dist', { recursive: true, force: true });
 execFileSync(process.execPath, ['node_modules/tsup/dist/cli-default.js', '--config', 'scripts/tsup.config.ts'], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -44,19 +44,19 @@ for (const event of manifest.events) {
   const entry = eventEntry(event);
   const base = join('dist', 'events', event.type, event.version);
   mkdirSync(dirname(base), { recursive: true });
-  writeFileSync(`${base}.cjs`, eventEntryCommonJs(entry, entriesModuleFromEvent('cjs')));
+  writeFileSync(`${base}.cjs`, eventEntryCommonJs(entry, distImport(ENTRIES_MODULE, 'cjs', 'event')));
   for (const format of ['esm', 'cjs'] as const) {
-    writeFileSync(`${base}.d.${format === 'cjs' ? 'cts' : 'ts'}`, written('Declarations of one event entry') + eventEntryDeclarations(entry, rootModuleFromEvent(format)));
+    writeFileSync(`${base}.d.${format === 'cjs' ? 'cts' : 'ts'}`, written('Declarations of one event entry') + eventEntryDeclarations(entry, distImport(ROOT_MODULE, format, 'event')));
   }
 }
 // `create-event-validator`: the function lives in the shared entries module; its declaration
 // is the root's `CreateEventValidator`, the function's own type.
-writeFileSync('dist/create-event-validator.js', `${written('The create-event-validator entry')}export { createEventValidator } from '${entriesModule('esm')}';\n`);
-writeFileSync('dist/create-event-validator.cjs', `'use strict';\n${written('The create-event-validator entry')}exports.createEventValidator = require('${entriesModule('cjs')}').createEventValidator;\n`);
+writeFileSync('dist/create-event-validator.js', `${written('The create-event-validator entry')}export { createEventValidator } from '${distImport(ENTRIES_MODULE, 'esm')}';\n`);
+writeFileSync('dist/create-event-validator.cjs', `'use strict';\n${written('The create-event-validator entry')}exports.createEventValidator = require('${distImport(ENTRIES_MODULE, 'cjs')}').createEventValidator;\n`);
 const selectedDeclarations = (format: ModuleFormat): string =>
   written('Declarations of the create-event-validator entry') +
-  `import type { CreateEventValidator } from '${rootModule(format)}';\n` +
-  `export type { SelectedEventValidator } from '${rootModule(format)}';\n` +
+  `import type { CreateEventValidator } from '${distImport(ROOT_MODULE, format)}';\n` +
+  `export type { SelectedEventValidator } from '${distImport(ROOT_MODULE, format)}';\n` +
   '/** `validateEvent`, `isEvent` and `parseEvent` for the events whose per-event validators are given (`<package>/events/<type>/<version>`). */\n' +
   'export declare const createEventValidator: CreateEventValidator;\n';
 writeFileSync('dist/create-event-validator.d.ts', selectedDeclarations('esm'));
@@ -68,8 +68,8 @@ writeFileSync('dist/create-event-validator.d.cts', selectedDeclarations('cjs'));
 for (const adapter of Object.keys(ADAPTER_ENTRIES)) {
   const path = join('dist', `${adapter}.d.cts`);
   const declarations = readFileSync(path, 'utf8');
-  const esmRoot = ` from '${rootModule('esm')}';`;
+  const esmRoot = ` from '${distImport(ROOT_MODULE, 'esm')}';`;
   if (!declarations.includes(esmRoot)) throw new Error(`build: ${path} does not import the root as${esmRoot}; the adapters' CommonJS declarations would not share the root's types`);
-  writeFileSync(path, declarations.replaceAll(esmRoot, ` from '${rootModule('cjs')}';`));
+  writeFileSync(path, declarations.replaceAll(esmRoot, ` from '${distImport(ROOT_MODULE, 'cjs')}';`));
 }
 console.log(`✔ built dist/: root, CLI and ${manifest.events.length} event entries`);

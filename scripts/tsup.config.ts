@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import { RUNTIME_IMPORTS } from '../generator/common/runtime-imports.js';
 import { eventEntry, eventEntryPath, type EventEntrySource } from '../generator/emit/event-entries.js';
-import { ADAPTER_ENTRIES, ENTRIES_MODULE, entriesModuleFromEvent, rootModule } from './package-layout.js';
+import { ADAPTER_ENTRIES, distImport, ENTRIES_MODULE, formatOf, ROOT_MODULE } from './package-layout.js';
 
 const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: EventEntrySource[] };
 const eventEntries = Object.fromEntries(manifest.events.map((e) => [`events/${e.type}/${e.version}`, `generated/${eventEntryPath(e)}`]));
@@ -42,12 +42,11 @@ const common: Options = {
   minifySyntax: true,
 };
 
-
 /** `../index.js` (the root) stays an import of the built root, in the adapter's own format: one copy of the root's code and classes. */
 const adaptersUseRoot: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'adapters-use-root',
   setup(build) {
-    const root = rootModule(build.initialOptions.format === 'cjs' ? 'cjs' : 'esm');
+    const root = distImport(ROOT_MODULE, formatOf(build.initialOptions.format));
     build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: root, external: true }));
   },
 };
@@ -60,16 +59,16 @@ const adaptersUseRoot: NonNullable<Options['esbuildPlugins']>[number] = {
 const entriesShareCode: NonNullable<Options['esbuildPlugins']>[number] = {
   name: 'entries-share-code',
   setup(build) {
-    const entries = entriesModuleFromEvent(build.initialOptions.format === 'cjs' ? 'cjs' : 'esm');
+    const entries = distImport(ENTRIES_MODULE, formatOf(build.initialOptions.format), 'event');
     build.onResolve({ filter: /\.cjs$/ }, (args) => (validatorModules.has(args.path) ? { path: args.path, external: true } : undefined));
-    build.onResolve({ filter: new RegExp(`^${RUNTIME_IMPORTS.eventEntry.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`) }, () => ({ path: entries, external: true }));
+    build.onResolve({ filter: /\.js$/ }, (args) => (args.path === RUNTIME_IMPORTS.eventEntry ? { path: entries, external: true } : undefined));
   },
 };
 
 export default defineConfig([
   {
     ...common,
-    entry: { index: 'runtime/index.ts' },
+    entry: { [ROOT_MODULE]: 'runtime/index.ts' },
     format: ['cjs'],
     esbuildPlugins: [
       {
@@ -88,7 +87,7 @@ export default defineConfig([
       },
     ],
   },
-  { ...common, entry: { index: 'runtime/index.ts' }, format: ['esm', 'cjs'], dts: { only: true } },
+  { ...common, entry: { [ROOT_MODULE]: 'runtime/index.ts' }, format: ['esm', 'cjs'], dts: { only: true } },
   // Required by index.cjs (see above).
   { ...common, entry: { 'payload-errors': 'runtime/internal/payload-errors.ts' }, format: ['cjs'] },
   // Each entry imports its event's validator module, the one file in dist/validators that the

@@ -9,10 +9,11 @@ import type { PayloadAssertion } from './payload-keywords.js';
  *
  * A schema is turned once into a tree of small functions (kept with the schema object), one
  * per subschema, with every schema path worked out in advance. It knows the keywords of
- * `payload-keywords.ts` (generation refuses any other), in ajv's keyword order: an up-front `type` test (unless the one type has
- * keywords of its own, which then report a wrong type themselves), `$ref` into the root's
- * `$defs`, `anyOf` (each branch until one holds, its errors dropped when one does), `items`,
- * then `required`, `additionalProperties: false` and `properties`. `allErrors: false` stops at
+ * `payload-keywords.ts` (generation refuses any other), in ajv's keyword order: an up-front
+ * `type` test (unless the one type has keywords of its own, which then report a wrong type
+ * themselves), `$ref` into the root's `$defs`, `anyOf` (each branch until one holds, its
+ * errors dropped when one does), `items`, then, for an object, `required`,
+ * `additionalProperties: false` and `properties`. `allErrors: false` stops at
  * the first failing keyword, as ajv's first-error validator does: for a huge payload its errors
  * and memory stay bounded. `test/generator/validators-agree.test.ts` holds both to
  * runtime-compiled ajv. The code is kept short: every per-event entry bundles it.
@@ -77,7 +78,7 @@ function compileSearch(root: PayloadSchema): Search {
   const refs = new Map<string, Search>();
 
   const compile = (s: PayloadSchema, path: string): Search => {
-    const { type, $ref, anyOf, items, required = [], additionalProperties, properties = {} } = s as Keywords;
+    const { type, $ref, anyOf, items, required, additionalProperties, properties = {} } = s as Keywords;
     /** Adds one error; `false`, so `fault(…) || all` says whether to go on. */
     const fault = (keyword: string, at: string, errors: CompiledValidatorError[], params: Record<string, unknown>): false => {
       errors.push({ instancePath: at, schemaPath: path + '/' + keyword, keyword, params });
@@ -85,7 +86,7 @@ function compileSearch(root: PayloadSchema): Search {
     };
     // Object keywords apply to objects only; with `type: 'object'` alone they also test the type
     // themselves (ajv's type group), not up front.
-    const objectKeywords = (s.properties ?? s.required ?? additionalProperties) !== undefined;
+    const objectKeywords = (s.properties ?? required ?? additionalProperties) !== undefined;
     const object = type === 'object' && objectKeywords;
     const own = object || (type === 'array' && items !== undefined);
     const tested = type !== undefined && !own;
@@ -125,7 +126,7 @@ function compileSearch(root: PayloadSchema): Search {
           // Not an object: a type error if the keywords carry the type, else none of their business.
           if (object) return fault('type', at, errors, { type });
         } else {
-          for (const name of required) if (data[name] === undefined && !(fault('required', at, errors, { missingProperty: name }) || all)) return false;
+          if (required) for (const name of required) if (data[name] === undefined && !(fault('required', at, errors, { missingProperty: name }) || all)) return false;
           if (closed) for (const key in data) if (!listed.has(key) && !(fault('additionalProperties', at, errors, { additionalProperty: key }) || all)) return false;
           for (let i = 0; i < names.length; i++) {
             const value = data[names[i]!];

@@ -81,6 +81,8 @@ describe('types of an entry', () => {
 describe('the package\'s CommonJS form of each entry, written from the same description (eventEntry)', () => {
   const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: EventEntrySource[] };
   const requireHere = createRequire(import.meta.url);
+  /** Stands for the shared entries module in the CommonJS text. */
+  const SHARED = '<entries>';
 
   it.each(manifest.events.map((event) => [`${event.type} ${event.version}`, event] as const))('%s: the same validator as the generated entry', async (_, event) => {
     const entry = eventEntry(event);
@@ -99,6 +101,3 @@ describe('the package\'s CommonJS form of each entry, written from the same desc
     expect(commonJs.validate(broken, { mode: 'strict' })).toEqual(generated.validate(broken, { mode: 'strict' }));
   });
 });
-
-/** Stands for the shared entries module in the CommonJS text. */
-const SHARED = '<entries>';
