@@ -19,7 +19,7 @@ import { expectedReason, idIn, kindOf, messageText } from './scale-out/traffic.j
 import { startWorkers, type Worker } from './scale-out/workers.js';
 
 const MESSAGES = 20_000;
-/** The killed process dies once it has handled this many. */
+/** The killed process (w0) kills itself right after handling this many: in its handler, so mid-batch. */
 const KILL_AFTER = 1500;
 /** Most messages one consumer holds at a time (its pull batch / read count). */
 const IN_FLIGHT = 50;
@@ -37,22 +37,22 @@ const lines = (file: string) => records(file).map((line) => line.split(' ')[0]!)
 /** The ids a worker handled on a second or later delivery. */
 const redelivered = (file: string) => records(file).filter((line) => line.split(' ')[1] !== '1').map((line) => line.split(' ')[0]!);
 
-
 /**
- * Publishes every message, lets the three workers go at once, kills w0 mid-stream (then calls
- * `killed`), waits until everything settled, stops the rest.
+ * Publishes every message, lets the three workers go at once, waits for w0 to kill itself
+ * mid-stream (then calls `killed`), waits until everything settled, stops the rest.
  */
 async function runScaleOut(workers: Worker[], publish: () => Promise<void>, settled: () => Promise<number>, killed: () => Promise<void> = async () => undefined) {
   await publish();
   const started = Date.now();
   for (const w of workers) w.child.stdin!.write('go\n');
   const [victim, ...survivors] = workers as [Worker, ...Worker[]];
-  while (lines(victim.log).length < KILL_AFTER) {
-    if (Date.now() - started > DEADLINE_MS) throw new Error(`w0 handled only ${lines(victim.log).length} messages in time`);
-    await sleep(20);
-  }
-  victim.child.kill('SIGKILL');
-  await victim.exited;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timed out'>((resolve) => (timer = setTimeout(() => resolve('timed out'), DEADLINE_MS)));
+  const outcome = await Promise.race([victim.exited.then(() => 'exited' as const), timedOut]);
+  clearTimeout(timer);
+  if (outcome === 'timed out') throw new Error(`w0 handled only ${lines(victim.log).length} messages in time`);
+  expect(victim.child.signalCode, 'w0 killed itself').toBe('SIGKILL');
+  expect(lines(victim.log)).toHaveLength(KILL_AFTER);
   const killedAt = Date.now();
   expect(await settled(), 'w0 was killed mid-stream').toBeLessThan(MESSAGES);
   await killed();
@@ -136,7 +136,7 @@ describe('scale-out across three processes, one killed mid-stream', () => {
     // machine never makes a live consumer miss it.
     await jsm.consumers.add('SCALE', { durable_name: 'workers', ack_policy: AckPolicy.Explicit, ack_wait: 10_000_000_000, max_ack_pending: 1000 });
 
-    const workers = await startWorkers('nats', server.url, dir, cleanups);
+    const workers = await startWorkers('nats', server.url, dir, cleanups, KILL_AFTER);
     const encoder = new TextEncoder();
     const timing = await runScaleOut(
       workers,
@@ -170,7 +170,7 @@ describe('scale-out across three processes, one killed mid-stream', () => {
     cleanups.push(() => redis.quit());
     await redis.xgroup('CREATE', 'scale', 'workers', '$', 'MKSTREAM');
 
-    const workers = await startWorkers('redis', server.url, dir, cleanups);
+    const workers = await startWorkers('redis', server.url, dir, cleanups, KILL_AFTER);
     const heldByKilled = new Set<string>();
     const timing = await runScaleOut(
       workers,

@@ -1,6 +1,8 @@
 /**
- * One consumer process of the scale-out and cluster tests. Argument: JSON `{ broker, url, name, log, summary }`.
+ * One consumer process of the scale-out and cluster tests. Argument: JSON `{ broker, url, name, log, summary, killAfter? }`.
  * Appends the id and delivery count of each handled message to `log` (synchronously, so a SIGKILL loses no line),
+ * SIGKILLs itself right after logging its `killAfter`-th message (in the handler, so it dies holding that message
+ * unacknowledged and the rest of its batch),
  * prints `ready` once connected, starts consuming when a line `go` comes on standard input (so
  * that all three start together on a full stream), and on SIGTERM stops, writes its counts to
  * `summary` and exits.
@@ -16,15 +18,19 @@ interface WorkerConfig {
   name: string;
   log: string;
   summary: string;
+  killAfter?: number;
 }
 
 const config = JSON.parse(process.argv[2]!) as WorkerConfig;
+
+let handled = 0;
 
 /** Logs `<id> <delivery count>` per handled message. */
 function handle(event: CatalogEvent, deliveries: number): void {
   const account = (event.payload as { account_number: string }).account_number;
   if (account.startsWith('FAIL-')) throw new Error(`injected failure for ${account}`);
   appendFileSync(config.log, `${idIn(account)} ${deliveries}\n`);
+  if (++handled === config.killAfter) process.kill(process.pid, 'SIGKILL');
 }
 
 /** Resolves at the first line on standard input. */

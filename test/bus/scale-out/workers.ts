@@ -19,12 +19,16 @@ export interface Worker {
   exited: Promise<number | null>;
 }
 
-/** `url` is one server, or several comma-separated (a cluster). */
-export async function startWorkers(broker: 'nats' | 'redis', url: string, dir: string, cleanups: (() => Promise<unknown>)[]): Promise<Worker[]> {
-  const workers = ['w0', 'w1', 'w2'].map((name): Worker => {
+/**
+ * `url` is one server, or several comma-separated (a cluster). With `firstKillsItselfAfter`, w0
+ * SIGKILLs itself right after handling that many messages: mid-batch, wherever the stream is.
+ */
+export async function startWorkers(broker: 'nats' | 'redis', url: string, dir: string, cleanups: (() => Promise<unknown>)[], firstKillsItselfAfter?: number): Promise<Worker[]> {
+  const workers = ['w0', 'w1', 'w2'].map((name, i): Worker => {
     const log = join(dir, `${name}.log`);
     const summary = join(dir, `${name}.json`);
-    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify({ broker, url, name, log, summary })], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+    const killAfter = i === 0 ? firstKillsItselfAfter : undefined;
+    const child = spawn(process.execPath, ['--import', 'tsx', WORKER, JSON.stringify({ broker, url, name, log, summary, killAfter })], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     return { name, child, log, summary, exited };
   });
