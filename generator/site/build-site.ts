@@ -157,15 +157,13 @@ async function bundleScripts(model: CatalogModel, root: string): Promise<Emitted
     const from = (path: string) => JSON.stringify(join(root, path));
     entry('catalog-validator', `import { decodeEvent } from ${from('runtime/decode-event.ts')};\nwindow.catalogValidate = (text) => decodeEvent(text);\n`);
     for (const event of model.events) {
-      // The entry exports one validator; a text that is not JSON is refused as decodeEvent refuses it, without the whole catalog.
+      // The entry exports one validator; a text that is not JSON is refused as decodeEvent refuses it (the same reading), without the whole catalog.
       entry(
         `events/${event.type}/${event.version}`,
         `import * as entry from ${from(`generated/events/${event.type}/${event.version}.ts`)};\n` +
+          `import { parseMessageText } from ${from('runtime/internal/message-text.ts')};\n` +
           `const validator = Object.values(entry).find((v) => typeof v === 'object' && v !== null && 'validate' in v);\n` +
-          `window.catalogValidate = (text) => {\n  let message;\n  try { message = JSON.parse(text); } catch (error) {\n` +
-          `    const reason = 'invalid JSON: ' + (error instanceof Error ? error.message : String(error));\n` +
-          `    return { ok: false, error: { code: 'malformed_message', message: reason, issues: [{ path: '', code: 'json_syntax', message: reason }] } };\n  }\n` +
-          `  return validator.validate(message);\n};\n`,
+          `window.catalogValidate = (text) => {\n  const read = parseMessageText(text);\n  return read.ok ? validator.validate(read.message) : read;\n};\n`,
       );
     }
     entryPoints['search'] = join(root, 'generator/site/browser/search.ts');

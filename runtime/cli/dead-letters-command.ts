@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { byteCount } from './validate-arguments.js';
-import type { ReplayReport as NatsReport } from '../nats/index.js';
+import type { ReplayDeadLettersOptions, ReplayReport as NatsReport } from '../nats/index.js';
 import type { ReplayReport as RedisReport } from '../redis-streams/index.js';
 
 const BIN_NAME = 'event-catalog';
@@ -43,18 +43,14 @@ function describeReport(report: Report, dryRun: boolean): string {
   ].join('\n');
 }
 
-interface ReplayOptions {
-  strict: boolean;
-  limit?: number;
-  maxMessageBytes?: number;
-  dryRun: boolean;
-}
+/** What both brokers' `replayDeadLetters` take besides where the dead letters are. */
+type ReplayOptions = Omit<ReplayDeadLettersOptions, 'stream'> & { dryRun: boolean };
 
 async function replayOnNats(url: string, stream: string, options: ReplayOptions): Promise<Report> {
   const [{ connect }, { jetstreamManager }, { replayDeadLetters }] = await Promise.all([import('@nats-io/transport-node'), import('@nats-io/jetstream'), import('../nats/index.js')]);
   const nc = await connect({ servers: url });
   try {
-    return await replayDeadLetters(await jetstreamManager(nc), { stream, mode: options.strict ? 'strict' : 'tolerant', limit: options.limit, maxMessageBytes: options.maxMessageBytes, dryRun: options.dryRun });
+    return await replayDeadLetters(await jetstreamManager(nc), { stream, ...options });
   } finally {
     await nc.close();
   }
@@ -67,7 +63,7 @@ async function replayOnRedis(url: string, deadLetterStream: string, stream: stri
   redis.on('error', () => undefined); // reported by the command that failed
   try {
     await redis.connect();
-    return await replayDeadLetters(redis, { deadLetterStream, stream, mode: options.strict ? 'strict' : 'tolerant', limit: options.limit, maxMessageBytes: options.maxMessageBytes, dryRun: options.dryRun });
+    return await replayDeadLetters(redis, { deadLetterStream, stream, ...options });
   } finally {
     // Every command has been answered by now.
     redis.disconnect();
@@ -121,7 +117,7 @@ export async function runDeadLetters(args: string[], io: DeadLettersIo): Promise
     maxMessageBytes = byteCount(values['max-message-bytes']);
     if (maxMessageBytes === undefined || maxMessageBytes < 1) return usageError(`--max-message-bytes takes a number of bytes (such as 2097152 or 2MiB), got ${JSON.stringify(values['max-message-bytes'])}`);
   }
-  const options: ReplayOptions = { strict: values.strict, limit, maxMessageBytes, dryRun: values['dry-run'] };
+  const options: ReplayOptions = { mode: values.strict ? 'strict' : 'tolerant', limit, maxMessageBytes, dryRun: values['dry-run'] };
 
   let report: Report;
   try {

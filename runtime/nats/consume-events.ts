@@ -2,7 +2,9 @@ import type { Consumer, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import { countDecision, decideDeliveryNow, deliveryPolicy, emptyCounts, type BusHandler, type Consumption, type DeliveryDecision, type DeliveryOptions } from '../bus/index.js';
 import { backoffCeilingMs } from '../internal/backoff.js';
+import { describeError } from '../internal/describe-error.js';
 import { AckBatch } from './ack-batch.js';
+import { connectionOf } from './connection-of.js';
 import { DEAD_LETTER_HEADERS } from './dead-letter-headers.js';
 import { DeliveryQueue } from './delivery-queue.js';
 import { pullMessages, type Puller } from './pull-messages.js';
@@ -64,7 +66,7 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
   if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`nats: deadLetterAttempts must be a positive integer, got ${String(attempts)}`);
   const queue = new DeliveryQueue();
   let puller: Puller | null = null;
-  const nc = (js as unknown as { nc?: NatsConnection }).nc;
+  const nc = connectionOf(js);
 
   async function deadLetter(msg: JsMsg, decision: Extract<DeliveryDecision, { action: 'dead_letter' }>): Promise<DeliveryDecision> {
     const h = deadLetterHeaders(msg, decision, maxPayload(nc));
@@ -82,7 +84,7 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
     }
     // Not stored, so not acknowledged: the original stays in the stream for the next consumer.
     throw new ConsumerFailedError(
-      `nats: could not store the dead letter of ${msg.info.stream} #${msg.info.streamSequence} on "${deadLetterSubject}" after ${attempts} attempts (${describe(lastError)}); ` +
+      `nats: could not store the dead letter of ${msg.info.stream} #${msg.info.streamSequence} on "${deadLetterSubject}" after ${attempts} attempts (${describeError(lastError)}); ` +
         'the original is left unacknowledged. Check that a stream captures the subject and accepts writes, then start the consumer again.',
       { cause: lastError },
     );
@@ -167,7 +169,6 @@ export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, op
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
 /** Refuses to start when no stream stores dead letters: they could only be retried forever, or dropped. */
 async function checkDeadLetterStream(js: JetStreamClient, subject: string): Promise<void> {
@@ -179,7 +180,7 @@ async function checkDeadLetterStream(js: JetStreamClient, subject: string): Prom
     error = caught;
   }
   throw new ConsumerFailedError(
-    `nats: no stream captures the dead-letter subject "${subject}"${error === undefined ? '' : ` (${describe(error)})`}; ` +
+    `nats: no stream captures the dead-letter subject "${subject}"${error === undefined ? '' : ` (${describeError(error)})`}; ` +
       `create one before consuming, e.g. jsm.streams.add({ name: 'EVENTS_DEAD', subjects: ['${subject}'] })`,
     { cause: error },
   );

@@ -1,6 +1,6 @@
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
-import type { NatsConnection } from '@nats-io/transport-node';
 import { EventValidationError, validateEvent, type ValidationMode } from '../index.js';
+import { connectionOf } from './connection-of.js';
 
 /**
  * Bytes kept free under the server's `max_payload` for a dead letter's headers (reason,
@@ -35,7 +35,7 @@ export async function publishEvent(js: JetStreamClient, event: unknown, options:
   const subject = options.subject ?? eventSubject(result.event);
   // Encoded once: measured here, and what the client sends.
   const data = utf8.encode(JSON.stringify(result.event));
-  const maxPayload = (js as unknown as { nc?: NatsConnection }).nc?.info?.max_payload;
+  const maxPayload = connectionOf(js)?.info?.max_payload;
   if (maxPayload !== undefined && data.length + DEAD_LETTER_HEADROOM > maxPayload) {
     throw new RangeError(
       `nats: the ${result.event.type} ${result.event.version} event is ${data.length} bytes, within ${DEAD_LETTER_HEADROOM} bytes of the server's max_payload of ${maxPayload}: ` +

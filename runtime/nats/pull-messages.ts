@@ -1,6 +1,7 @@
 import type { Consumer, ConsumerMessages } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { backoffCeilingMs } from '../internal/backoff.js';
+import { describeError } from '../internal/describe-error.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 
 /**
@@ -64,7 +65,7 @@ export function pullMessages(consumer: Consumer, queue: DeliveryQueue, options: 
   const isClosed = () => nc?.isClosed() ?? false;
   let closedCause = 'the connection closed';
   void nc?.closed().then((error) => {
-    closedCause = `the connection closed${error ? `: ${describe(error)}` : ''}`;
+    closedCause = `the connection closed${error ? `: ${describeError(error)}` : ''}`;
   });
 
   async function pullLoop(): Promise<void> {
@@ -92,7 +93,7 @@ export function pullMessages(consumer: Consumer, queue: DeliveryQueue, options: 
         if (done() || isClosed()) break;
         if (await consumerIsGone(consumer)) {
           if (++notFound >= NOT_FOUND_LIMIT) {
-            endedBecause = `the consumer was deleted (${describe(error)})`;
+            endedBecause = `the consumer was deleted (${describeError(error)})`;
             break;
           }
         } else {
@@ -146,5 +147,3 @@ async function consumerIsGone(consumer: Consumer): Promise<boolean> {
     return error instanceof Error && /consumer not found|stream not found/i.test(error.message);
   }
 }
-
-const describe = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
