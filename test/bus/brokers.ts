@@ -105,10 +105,57 @@ async function startServer(name: 'nats-server' | 'redis-server', args: (port: nu
   };
 }
 
+const natsArgs = (port: number, dir: string) => ['--addr', '127.0.0.1', '--port', String(port), '--jetstream', '--store_dir', dir];
+const redisArgs = (port: number, dir: string) => ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--dir', dir];
+
 /** A JetStream-enabled `nats-server` with its store in a temporary directory. */
-export const startNatsServer = (extraArgs: readonly string[] = []): Promise<RunningBroker> =>
-  startServer('nats-server', (port, dir) => ['--addr', '127.0.0.1', '--port', String(port), '--jetstream', '--store_dir', dir, ...extraArgs], 'nats');
+export const startNatsServer = (extraArgs: readonly string[] = []): Promise<RunningBroker> => startServer('nats-server', (port, dir) => [...natsArgs(port, dir), ...extraArgs], 'nats');
 
 /** A `redis-server` that keeps nothing on disk. */
-export const startRedisServer = (): Promise<RunningBroker> =>
-  startServer('redis-server', (port, dir) => ['--bind', '127.0.0.1', '--port', String(port), '--save', '', '--appendonly', 'no', '--dir', dir], 'redis');
+export const startRedisServer = (): Promise<RunningBroker> => startServer('redis-server', (port, dir) => [...redisArgs(port, dir), '--appendonly', 'no'], 'redis');
+
+/** A broker a test SIGKILLs and starts again, on the same port and data directory. */
+export interface RestartableBroker {
+  url: string;
+  /** SIGKILLs the server (if it runs) and waits until it has exited. */
+  kill(): Promise<void>;
+  /** Starts it again; it does not wait until the server listens (clients reconnect). */
+  restart(): void;
+  /** Kills it and removes its data directory. */
+  remove(): Promise<void>;
+}
+
+async function restartableServer(name: 'nats-server' | 'redis-server', args: (port: number, dir: string) => string[], scheme: string): Promise<RestartableBroker> {
+  const binary = brokerBinary(name);
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), `${name}-restartable-`));
+  let child: ChildProcess | undefined;
+  let exited = Promise.resolve();
+  const restart = () => {
+    const started = spawn(binary, args(port, dir), { cwd: dir, stdio: 'ignore' });
+    running.add(started);
+    exited = new Promise((resolve) => started.once('exit', () => resolve(void running.delete(started))));
+    child = started;
+  };
+  const kill = async () => {
+    child?.kill('SIGKILL');
+    await exited;
+  };
+  restart();
+  return {
+    url: `${scheme}://127.0.0.1:${port}`,
+    kill,
+    restart,
+    async remove() {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A JetStream `nats-server` whose store survives a SIGKILL and restart. */
+export const restartableNatsServer = (): Promise<RestartableBroker> => restartableServer('nats-server', natsArgs, 'nats');
+
+/** A `redis-server` whose every write is on disk before it answers (append-only file, fsync always), so a SIGKILL loses nothing it acknowledged. */
+export const restartableRedisServer = (): Promise<RestartableBroker> =>
+  restartableServer('redis-server', (port, dir) => [...redisArgs(port, dir), '--appendonly', 'yes', '--appendfsync', 'always'], 'redis');

@@ -3,15 +3,15 @@
  * consuming or ends with `closed` rejected by an error that says what failed; it never
  * retries a dead letter silently forever, and never drops one.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consumeEvents, DEAD_LETTER_HEADERS, DEAD_LETTER_HEADROOM, publishEvent } from '../../runtime/nats/index.js';
-import { brokerBinary, startNatsServer } from './brokers.js';
+import { restartableNatsServer, startNatsServer } from './brokers.js';
+import { until } from './until.js';
 
 const MiB = 1024 * 1024;
 const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
@@ -47,14 +47,6 @@ async function settled(closed: Promise<void>, ms: number): Promise<{ state: 'res
   return Promise.race([closed.then(() => ({ state: 'resolved' as const }), (error: Error) => ({ state: 'rejected' as const, error })), timeout]);
 }
 
-async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 /** An invalid event (no account number) of exactly `bytes` bytes, padded by a long e-mail address. */
 function invalidOfSize(bytes: number): Uint8Array {
   const base = { type: 'account.created', version: 'v1', payload: { account_user_emails: ['a@example.com'] } };
@@ -65,23 +57,11 @@ function invalidOfSize(bytes: number): Uint8Array {
   return data;
 }
 
-/** A server on a fixed port and store, so that it can be SIGKILLed and started again with its data. */
-function restartableServer(port: number, dir: string) {
-  const child = spawn(brokerBinary('nats-server'), ['--addr', '127.0.0.1', '--port', String(port), '--jetstream', '--store_dir', dir], { stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { kill: async () => (child.kill('SIGKILL'), await exited) };
-}
-
 describe('consumeEvents under broker faults', () => {
   it('keeps consuming across a broker SIGKILLed and started again: nothing lost', async () => {
-    const first = await startNatsServer();
-    const port = first.port;
-    await first.stop();
-    const dir = mkdtempSync(join(tmpdir(), 'nats-restart-'));
-    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
-    let server = restartableServer(port, dir);
-    cleanup.push(() => server.kill());
-    const url = `nats://127.0.0.1:${port}`;
+    const server = await restartableNatsServer();
+    cleanup.push(() => server.remove());
+    const url = server.url;
     const nc = await (async () => {
       for (let i = 0; ; i++) {
         try {
@@ -104,7 +84,7 @@ describe('consumeEvents under broker faults', () => {
     await until(() => handled.size === 50, 'the first 50');
     await server.kill();
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    server = restartableServer(port, dir);
+    server.restart();
     for (let i = 50; i < 100; i++) {
       for (let attempt = 0; ; attempt++) {
         try {

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EventValidationError, type CatalogEvent } from '../../runtime/index.js';
 import { consumeEvents, DEAD_LETTER_HEADERS, publishEvent, replayDeadLetters } from '../../runtime/nats/index.js';
 import { startNatsServer, type RunningBroker } from './brokers.js';
+import { until } from './until.js';
 
 const valid = (account: string) => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
 const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
@@ -46,14 +47,6 @@ async function deadLetters(stream: string) {
     if (stored) letters.push({ data: new TextDecoder().decode(stored.data), headers: Object.fromEntries(Object.values(DEAD_LETTER_HEADERS).map((h) => [h, stored.header.get(h)])) });
   }
   return letters;
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('publishEvent', () => {

@@ -3,14 +3,11 @@
  * append-only file: it keeps consuming (ioredis reconnects and sends again what was in
  * flight), nothing is lost, and `closed` stays pending until `stop()`.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consumeEvents, publishEvent } from '../../runtime/redis-streams/index.js';
-import { brokerBinary, startRedisServer } from './brokers.js';
+import { restartableRedisServer } from './brokers.js';
+import { until } from './until.js';
 
 const valid = (account: string) => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
 
@@ -19,32 +16,11 @@ afterEach(async () => {
   for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
 }, 30_000);
 
-/** A server on a fixed port whose every write is on disk before it answers, so that a SIGKILL loses nothing it acknowledged. */
-function restartableServer(port: number, dir: string) {
-  const args = ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always'];
-  const child = spawn(brokerBinary('redis-server'), args, { stdio: 'ignore' });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { kill: async () => (child.kill('SIGKILL'), await exited) };
-}
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
 describe('consumeEvents under broker faults', () => {
   it('keeps consuming across a redis-server SIGKILLed and started again: nothing lost', async () => {
-    const first = await startRedisServer();
-    const port = first.port;
-    await first.stop();
-    const dir = mkdtempSync(join(tmpdir(), 'redis-restart-'));
-    cleanup.push(async () => rmSync(dir, { recursive: true, force: true }));
-    let server = restartableServer(port, dir);
-    cleanup.push(() => server.kill());
-    const url = `redis://127.0.0.1:${port}`;
+    const server = await restartableRedisServer();
+    cleanup.push(() => server.remove());
+    const url = server.url;
     const connection = () => {
       const redis = new Redis(url, { retryStrategy: (times) => Math.min(times * 50, 500) });
       redis.on('error', () => undefined); // each reconnect attempt while the server is down
@@ -67,7 +43,7 @@ describe('consumeEvents under broker faults', () => {
     await until(() => handled.size === 50, 'the first 50');
     await server.kill();
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    server = restartableServer(port, dir);
+    server.restart();
     for (let i = 50; i < 100; i++) await publishEvent(producer, valid(`A-${i}`), { stream: 'events', msgId: `A-${i}` });
     await until(() => handled.size === 100, 'every message, after the restart', 40_000);
     let state = 'pending';

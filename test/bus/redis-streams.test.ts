@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventValidationError, type CatalogEvent } from '../../runtime/index.js';
 import { consumeEvents, publishEvent, replayDeadLetters, type StreamMessage } from '../../runtime/redis-streams/index.js';
 import { startRedisServer, type RunningBroker } from './brokers.js';
+import { until } from './until.js';
 
 const valid = (account: string) => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
 
@@ -30,14 +31,6 @@ afterAll(async () => {
   await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
   await server?.stop();
 }, 60_000);
-
-async function until(condition: () => boolean | Promise<boolean>, what: string, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 async function deadLetters(stream: string) {
   const entries = (await redis.xrange(stream, '-', '+')) as [string, string[]][];
