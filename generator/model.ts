@@ -174,7 +174,16 @@ export interface ApiOperationModel {
   request?: ApiTypeRef;
   /** In ascending status order. */
   responses: ApiResponseModel[];
+  /** The events each outcome publishes, in catalog order: an assumption (see `ApiModel.assumptions`). */
+  emits: ApiEmitsModel[];
   section: string;
+  position: SourcePosition;
+}
+
+/** One outcome of an operation (`created`, `refused`) and the catalog events it publishes. */
+export interface ApiEmitsModel {
+  outcome: string;
+  events: { type: string; version: string }[];
   position: SourcePosition;
 }
 
@@ -194,6 +203,15 @@ export interface ApiContradictionModel {
   position: SourcePosition;
 }
 
+/** Where the seeds say nothing and the package assumes something: their words, and what is assumed. */
+export interface ApiAssumptionModel {
+  topic: string;
+  /** The seed's words (a quote of it). */
+  seed: string;
+  assumed: string;
+  position: SourcePosition;
+}
+
 export interface ApiModel {
   /** The API's catalog files, in load order. */
   sourceFiles: string[];
@@ -201,6 +219,8 @@ export interface ApiModel {
   description?: string;
   /** Where the seed contradicts itself, and what is accepted: said in the docs and the OpenAPI document. */
   contradictions: ApiContradictionModel[];
+  /** What is assumed where the seeds are silent (which operation emits which event): said in the docs, never in the OpenAPI document. */
+  assumptions: ApiAssumptionModel[];
   /** In catalog order. */
   operations: ApiOperationModel[];
   /** In catalog order. */

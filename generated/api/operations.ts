@@ -259,3 +259,92 @@ export const apiOperationDetails: Readonly<Record<OperationId, ApiOperationDetai
     ]
   }
 };
+
+/**
+ * The catalog events each operation publishes, by operation id and outcome. An assumption: the
+ * seeds do not say which operation emits which event (api/README.md, "Assumptions").
+ */
+export const apiOperationEvents = {
+  "processAccount": {
+    "created": [
+      {
+        "type": "data_import.import_process.complete",
+        "version": "v1"
+      }
+    ],
+    "refused": [
+      {
+        "type": "data_import.import_process.error",
+        "version": "v1"
+      }
+    ],
+    "dry_run_succeeded": [
+      {
+        "type": "data_import.import_process.dry_run_complete",
+        "version": "v1"
+      }
+    ],
+    "dry_run_refused": [
+      {
+        "type": "data_import.import_process.dry_run_error",
+        "version": "v1"
+      }
+    ]
+  },
+  "createNotes": {
+    "succeeded": [
+      {
+        "type": "data_import.import_process.post_import.completed",
+        "version": "v1"
+      }
+    ],
+    "refused": [
+      {
+        "type": "data_import.import_process.post_import.error",
+        "version": "v1"
+      }
+    ]
+  },
+  "createTransactions": {
+    "succeeded": [
+      {
+        "type": "data_import.import_process.post_import.completed",
+        "version": "v1"
+      }
+    ],
+    "refused": [
+      {
+        "type": "data_import.import_process.post_import.error",
+        "version": "v1"
+      }
+    ]
+  },
+  "createHistoricalStatements": {
+    "succeeded": [
+      {
+        "type": "data_import.import_process.post_import.completed",
+        "version": "v1"
+      }
+    ],
+    "refused": [
+      {
+        "type": "data_import.import_process.post_import.error",
+        "version": "v1"
+      }
+    ]
+  },
+  "createPaymentInstruction": {
+    "succeeded": [
+      {
+        "type": "data_import.import_process.post_import.completed",
+        "version": "v1"
+      }
+    ],
+    "refused": [
+      {
+        "type": "data_import.import_process.post_import.error",
+        "version": "v1"
+      }
+    ]
+  }
+} as const;

@@ -64,6 +64,16 @@ function operationSection(op: ApiOperationModel): string[] {
     '|---|---|---|',
     ...op.responses.map((r) => `| ${r.status} | ${responseBody(r)} | ${cell(r.description)} |`),
     '',
+    ...(op.emits.length > 0
+      ? [
+          'Events it publishes, by outcome (an [assumption](#assumptions): the seeds do not say):',
+          '',
+          '| outcome | events |',
+          '|---|---|',
+          ...op.emits.map((e) => `| ${inlineCode(e.outcome)} | ${e.events.map((event) => `${inlineCode(event.type)} ${event.version}`).join(', ')} |`),
+          '',
+        ]
+      : []),
   ];
 }
 
@@ -114,6 +124,9 @@ export function emitApiDocs(model: CatalogModel): EmittedFile[] {
     '## Types',
     '',
     ...api.types.flatMap((t) => typeSection(t, api)),
+    ...(api.assumptions.length > 0
+      ? ['## Assumptions', '', 'Where the seeds say nothing, this package assumes:', '', '| topic | the seed | assumed |', '|---|---|---|', ...api.assumptions.map((a) => `| ${cell(a.topic)} | ${cell(a.seed)} | ${cell(a.assumed)} |`), '']
+      : []),
     '## Not shown',
     '',
     'What the seed says it does not show, in its words (more is said at the fields, types and responses above):',

@@ -8,7 +8,8 @@ export const API_OPERATIONS_PATH = 'api/operations.ts';
  * `api/operations.ts`: what the run time needs to know of each operation besides its
  * validators, as data: the public list (`apiOperations`: id, method, path, in seed order) and
  * each operation's parts (path and query parameter names, query defaults, whether it takes a
- * body, its statuses and which of them may be the seed's plain text).
+ * body, its statuses and which of them may be the seed's plain text), and the events each
+ * operation's outcomes publish (`apiOperationEvents`: an assumption, read by the emulator).
  */
 export function emitApiOperations(model: CatalogModel): EmittedFile[] {
   const api = model.api;
@@ -25,6 +26,7 @@ export function emitApiOperations(model: CatalogModel): EmittedFile[] {
       },
     ]),
   );
+  const events = Object.fromEntries(api.operations.filter((op) => op.emits.length > 0).map((op) => [op.operationId, Object.fromEntries(op.emits.map((e) => [e.outcome, e.events]))]));
   const text = [
     codeBanner(api.sourceFiles),
     "import type { OperationId } from './types.js';",
@@ -42,6 +44,12 @@ export function emitApiOperations(model: CatalogModel): EmittedFile[] {
     '',
     '/** The parts of each operation, by operation id. */',
     `export const apiOperationDetails: Readonly<Record<OperationId, ApiOperationDetails>> = ${JSON.stringify(details, null, 2)};`,
+    '',
+    '/**',
+    ' * The catalog events each operation publishes, by operation id and outcome. An assumption: the',
+    ' * seeds do not say which operation emits which event (api/README.md, "Assumptions").',
+    ' */',
+    `export const apiOperationEvents = ${JSON.stringify(events, null, 2)} as const;`,
     '',
   ].join('\n');
   return [{ path: API_OPERATIONS_PATH, contents: text }];

@@ -231,6 +231,16 @@ export function operationPage(ctx: SiteContext, op: ApiOperationModel, example: 
         prose(r.description),
       ]),
     ),
+    ...(op.emits.length > 0
+      ? [
+          '<h2>Events</h2>',
+          `<p class="note">An assumption (the seed: ${ctx.model.api!.assumptions.map((a) => `“${esc(a.seed)}”`).join(' ')}): what the emulator, <code>npx event-catalog emulate</code>, publishes for each outcome.</p>`,
+          table(
+            ['outcome', 'publishes'],
+            op.emits.map((e) => [`<code>${esc(e.outcome)}</code>`, e.events.map((event) => eventLink(from, event)).join(', ')]),
+          ),
+        ]
+      : []),
     '<h2>Retries</h2>',
     `<p>${retryRule}</p>`,
     '<h2>Error body</h2>',

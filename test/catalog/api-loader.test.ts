@@ -41,12 +41,25 @@ describe('the API sections of the catalog', () => {
     expect(errors('section: API', 'api_info:', '  title: Again')).toEqual(['catalog/api/b.yaml:2:1 api_info is declared once (first at catalog/api/a.yaml:2:1)']);
   });
 
+  it('carry each operation’s emitted events by outcome, and the assumption they are', () => {
+    const { model, errors: problems } = load(
+      'section: API',
+      ...TYPES,
+      ...OPERATION('method: POST', 'path: /v1/thing/', 'request: Thing', 'responses: { "201": { json: Thing } }', 'emits:', '  created: [a.b@v1]'),
+      'api_assumptions:',
+      '  - { topic: events, seed: "Which REST operation emits which event: not shown.", assumed: "emits" }',
+    );
+    expect(problems.map(formatProblem)).toEqual([]);
+    expect(model!.api!.operations[0]!.emits.map(({ outcome, events }) => ({ outcome, events }))).toEqual([{ outcome: 'created', events: [{ type: 'a.b', version: 'v1' }] }]);
+    expect(model!.api!.assumptions.map(({ topic, seed, assumed }) => ({ topic, seed, assumed }))).toEqual([{ topic: 'events', seed: 'Which REST operation emits which event: not shown.', assumed: 'emits' }]);
+  });
+
   it('leave the model without an API when no file declares one', () => {
     expect(loadCatalog([EVENTS]).model!.api).toBeUndefined();
   });
 
   it.each<[string, string[], string[]]>([
-    ['an unknown key of an operation', [...TYPES, ...OPERATION('method: GET', 'path: /v1/x/', 'verb: GET', 'responses: { "200": { json: Thing } }')], ['catalog/api/b.yaml:11:5 operation "getThing": unknown key "verb"; allowed: method, path, summary, description, params, query, request, responses']],
+    ['an unknown key of an operation', [...TYPES, ...OPERATION('method: GET', 'path: /v1/x/', 'verb: GET', 'responses: { "200": { json: Thing } }')], ['catalog/api/b.yaml:11:5 operation "getThing": unknown key "verb"; allowed: method, path, summary, description, params, query, request, responses, emits']],
     ['an unknown type in a response, with a suggestion', [...TYPES, ...OPERATION('method: GET', 'path: /v1/x/', 'responses: { "200": { json: Thingy } }')], ['catalog/api/b.yaml:11:33 unknown type "Thingy" for operation "getThing" response 200 (did you mean "Thing"?)']],
     ['a path template that is not the declared params', [...TYPES, ...OPERATION('method: GET', 'path: /v1/x/{code}/', 'params: { id: string }', 'responses: { "200": { json: Thing } }')], ['catalog/api/b.yaml:10:11 operation "getThing": path parameters {code} must be the declared params (id), in order']],
     ['a GET with a request body', [...TYPES, ...OPERATION('method: GET', 'path: /v1/x/', 'request: Thing', 'responses: { "200": { json: Thing } }')], ['catalog/api/b.yaml:9:13 operation "getThing": a GET has no request body']],
@@ -55,6 +68,19 @@ describe('the API sections of the catalog', () => {
     ['at_least_one_of naming a missing and a required field', ['api_types:', '  T:', '    at_least_one_of: [a, b]', '    fields:', '      b: string'], ['catalog/api/b.yaml:4:23 API type "T": at_least_one_of names "a", which is not one of its fields', 'catalog/api/b.yaml:4:26 API type "T": at_least_one_of names "b", which is required anyway (write it "b?")']],
     ['a type name that is not PascalCase', ['api_types:', '  thing:', '    fields: { a: string }'], ['catalog/api/b.yaml:3:3 invalid API type name "thing": use PascalCase letters and digits (it is the TypeScript name too)']],
     ['an API gap without the seed’s words', ['api_gaps:', '  - topic: limits'], ['catalog/api/b.yaml:3:5 API gap: missing "seed"']],
+    [
+      'emitted events that are not in the catalog, or not as type@version',
+      [...TYPES, ...OPERATION('method: POST', 'path: /v1/x/', 'request: Thing', 'responses: { "201": { json: Thing } }', 'emits:', '  created: [a.c@v1, a.b, a.b@v2]', '  Refused: [a.b@v1, a.b@v1]', '  skipped: []')],
+      [
+        'catalog/api/b.yaml:14:17 operation "getThing" emits created: unknown event type "a.c" (did you mean "a.b"?)',
+        'catalog/api/b.yaml:14:25 operation "getThing" emits created: write the event as type@version ("a.b@v1")',
+        'catalog/api/b.yaml:14:30 operation "getThing" emits created: event "a.b" has no version "v2" (it has v1)',
+        'catalog/api/b.yaml:15:7 operation "getThing": emits outcome "Refused" must be lower_snake_case letters and digits',
+        'catalog/api/b.yaml:15:7 operation "getThing" emits Refused: "a.b@v1" is listed twice',
+        'catalog/api/b.yaml:16:16 operation "getThing": emits skipped must be a non-empty list of events (type@version)',
+      ],
+    ],
+    ['an API assumption without what is assumed', ['api_assumptions:', '  - { topic: events, seed: "Which REST operation emits which event: not shown." }'], ['catalog/api/b.yaml:3:5 API assumption: missing "assumed"']],
   ])('report %s at its place', (_, lines, want) => {
     expect(errors('section: API', ...lines)).toEqual(want);
   });

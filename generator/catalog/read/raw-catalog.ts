@@ -108,11 +108,20 @@ export interface RawOperation {
   query: RawApiField[];
   request?: RawTypeText;
   responses: RawApiResponse[];
+  /** The events each outcome publishes (`created: [type@version, …]`), as written: an assumption. */
+  emits: RawEmits[];
   section: string;
   position: SourcePosition;
   /** Where `method` and `path` are written, for the rules' messages. */
   methodPosition: SourcePosition;
   pathPosition: SourcePosition;
+}
+
+/** One outcome of an operation and the events it publishes, each `type@version` with its place. */
+export interface RawEmits {
+  outcome: string;
+  events: RawReference[];
+  position: SourcePosition;
 }
 
 export interface RawApiGap {
@@ -137,6 +146,14 @@ export interface RawApiContradiction {
   position: SourcePosition;
 }
 
+/** Where the seeds say nothing and the package assumes something: their words, and what is assumed. */
+export interface RawApiAssumption {
+  topic: string;
+  seed: string;
+  assumed: string;
+  position: SourcePosition;
+}
+
 export interface RawCatalogFile {
   file: string;
   section: string;
@@ -149,10 +166,11 @@ export interface RawCatalogFile {
   apiGaps: RawApiGap[];
   apiInfo: RawApiInfo[];
   apiContradictions: RawApiContradiction[];
+  apiAssumptions: RawApiAssumption[];
 }
 
 /** A file that declares any part of the REST API: its path goes to the API's outputs, not the events'. */
-export const isApiFile = (f: RawCatalogFile): boolean => f.apiTypes.length + f.operations.length + f.apiGaps.length + f.apiInfo.length + f.apiContradictions.length > 0;
+export const isApiFile = (f: RawCatalogFile): boolean => f.apiTypes.length + f.operations.length + f.apiGaps.length + f.apiInfo.length + f.apiContradictions.length + f.apiAssumptions.length > 0;
 
 /** Every file's declarations side by side, in load order: what the rules check and the resolver reads. */
 export interface RawCatalog {
@@ -168,6 +186,7 @@ export interface RawCatalog {
   apiGaps: RawApiGap[];
   apiInfo: RawApiInfo[];
   apiContradictions: RawApiContradiction[];
+  apiAssumptions: RawApiAssumption[];
 }
 
 export function mergeFiles(files: readonly RawCatalogFile[]): RawCatalog {
@@ -183,6 +202,7 @@ export function mergeFiles(files: readonly RawCatalogFile[]): RawCatalog {
     apiGaps: files.flatMap((f) => f.apiGaps),
     apiInfo: files.flatMap((f) => f.apiInfo),
     apiContradictions: files.flatMap((f) => f.apiContradictions),
+    apiAssumptions: files.flatMap((f) => f.apiAssumptions),
   };
 }
 

@@ -1,14 +1,15 @@
 import { isScalar, isSeq, type Node } from 'yaml';
 import { readApiFields, readReferenceList } from './read-api-fields.js';
-import type { RawApiResponse, RawApiType, RawOperation, RawTypeText } from './raw-catalog.js';
+import type { RawApiResponse, RawApiType, RawEmits, RawOperation, RawReference, RawTypeText } from './raw-catalog.js';
 import type { SectionReader } from './read-sections.js';
 import type { YamlReader } from './yaml-reader.js';
 
 const API_TYPE_KEYS = ['description', 'fields', 'open', 'required_not_shown', 'at_least_one_of'];
-const OPERATION_KEYS = ['method', 'path', 'summary', 'description', 'params', 'query', 'request', 'responses'];
+const OPERATION_KEYS = ['method', 'path', 'summary', 'description', 'params', 'query', 'request', 'responses', 'emits'];
 const RESPONSE_KEYS = ['description', 'json', 'text', 'not_shown'];
 const API_GAP_KEYS = ['topic', 'seed'];
 const API_CONTRADICTION_KEYS = ['topic', 'seed', 'accepted'];
+const API_ASSUMPTION_KEYS = ['topic', 'seed', 'assumed'];
 
 /** `api_types: { <Name>: { description?, open?, required_not_shown?, at_least_one_of?, fields } }` */
 const readApiTypes: SectionReader = (reader, value, position, out) => {
@@ -29,14 +30,14 @@ const readApiTypes: SectionReader = (reader, value, position, out) => {
   }
 };
 
-/** `operations: { <operationId>: { method, path, summary?, description?, params?, query?, request?, responses } }`, in seed order. */
+/** `operations: { <operationId>: { method, path, summary?, description?, params?, query?, request?, responses, emits? } }`, in seed order. */
 const readOperations: SectionReader = (reader, value, position, out) => {
   const map = reader.mapValue(value, 'operations', position);
   for (const [operationId, opNode, opPosition] of map ? reader.entries(map, 'operations') : []) {
     const what = `operation "${operationId}"`;
     const body = reader.mapValue(opNode, what, opPosition);
     if (!body) continue;
-    const op: RawOperation = { operationId, method: '', path: '', params: [], query: [], responses: [], section: out.section, position: opPosition, methodPosition: opPosition, pathPosition: opPosition };
+    const op: RawOperation = { operationId, method: '', path: '', params: [], query: [], responses: [], emits: [], section: out.section, position: opPosition, methodPosition: opPosition, pathPosition: opPosition };
     const entries = reader.entries(body, what, OPERATION_KEYS);
     for (const [key, v, at] of entries) {
       if (key === 'method') [op.method, op.methodPosition] = [reader.stringValue(v, `${what}: method`, at) ?? '', v ? reader.nodeAt(v) : at];
@@ -46,7 +47,8 @@ const readOperations: SectionReader = (reader, value, position, out) => {
       else if (key === 'params') op.params = readApiFields(reader, v, `${what}: params`, at);
       else if (key === 'query') op.query = readApiFields(reader, v, `${what}: query`, at);
       else if (key === 'request') op.request = typeText(reader, v, `${what}: request`, at);
-      else op.responses = readResponses(reader, v, what, at);
+      else if (key === 'responses') op.responses = readResponses(reader, v, what, at);
+      else op.emits = readEmits(reader, v, what, at);
     }
     for (const required of ['method', 'path', 'responses']) {
       if (!entries.some(([key]) => key === required)) reader.problems.error(opPosition, `${what}: missing "${required}"`);
@@ -80,6 +82,26 @@ function readResponses(reader: YamlReader, node: Node | null, what: string, posi
     responses.push(response);
   }
   return responses;
+}
+
+/** `emits: { <outcome>: [<type>@<version>, …] }`: the events each outcome publishes (an assumption). */
+function readEmits(reader: YamlReader, node: Node | null, what: string, position: RawApiResponse['position']): RawEmits[] {
+  const map = reader.mapValue(node, `${what}: emits`, position);
+  const emits: RawEmits[] = [];
+  for (const [outcome, list, at] of map ? reader.entries(map, `${what}: emits`) : []) {
+    const label = `${what}: emits ${outcome}`;
+    if (!isSeq(list) || list.items.length === 0) {
+      reader.problems.error(list ? reader.nodeAt(list) : at, `${label} must be a non-empty list of events (type@version)`);
+      continue;
+    }
+    const events: RawReference[] = [];
+    for (const item of list.items as Node[]) {
+      if (isScalar(item) && typeof item.value === 'string') events.push({ ref: item.value, position: reader.nodeAt(item) });
+      else reader.problems.error(reader.nodeAt(item), `${label}: each entry must be an event, type@version`);
+    }
+    emits.push({ outcome, events, position: at });
+  }
+  return emits;
 }
 
 /** `api_gaps: [{ topic, seed }]`: what the REST seed does not show, in its words. */
@@ -124,6 +146,22 @@ const readApiContradictions: SectionReader = (reader, value, position, out) => {
   }
 };
 
+/** `api_assumptions: [{ topic, seed, assumed }]`: where the seeds say nothing, and what the package assumes. */
+const readApiAssumptions: SectionReader = (reader, value, position, out) => {
+  if (!isSeq(value)) {
+    reader.problems.error(value ? reader.nodeAt(value) : position, 'api_assumptions must be a list');
+    return;
+  }
+  for (const item of value.items as Node[]) {
+    const map = reader.mapValue(item, 'API assumption', reader.nodeAt(item));
+    if (!map) continue;
+    const at = reader.nodeAt(map);
+    const entries = new Map(reader.entries(map, 'API assumption', API_ASSUMPTION_KEYS).map(([key, v, keyAt]) => [key, reader.stringValue(v, `API assumption: ${key}`, keyAt)]));
+    for (const key of API_ASSUMPTION_KEYS) if (!entries.has(key)) reader.problems.error(at, `API assumption: missing "${key}"`);
+    out.apiAssumptions.push({ topic: entries.get('topic') ?? '', seed: entries.get('seed') ?? '', assumed: entries.get('assumed') ?? '', position: at });
+  }
+};
+
 /** The REST API's sections of a catalog file. */
 export const API_SECTION_READERS: Readonly<Record<string, SectionReader>> = {
   api_types: readApiTypes,
@@ -131,4 +169,5 @@ export const API_SECTION_READERS: Readonly<Record<string, SectionReader>> = {
   api_gaps: readApiGaps,
   api_info: readApiInfo,
   api_contradictions: readApiContradictions,
+  api_assumptions: readApiAssumptions,
 };

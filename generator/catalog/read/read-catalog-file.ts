@@ -28,7 +28,7 @@ export function readCatalogFile(file: string, text: string, problems: ProblemLis
     problems.error(reader.nodeAt(root), 'a catalog file must be a mapping with a "section" key');
     return undefined;
   }
-  const out: RawCatalogFile = { file, section: '', sharedTypes: [], fragments: [], events: [], gaps: [], apiTypes: [], operations: [], apiGaps: [], apiInfo: [], apiContradictions: [] };
+  const out: RawCatalogFile = { file, section: '', sharedTypes: [], fragments: [], events: [], gaps: [], apiTypes: [], operations: [], apiGaps: [], apiInfo: [], apiContradictions: [], apiAssumptions: [] };
   const sections = reader.entries(root, 'catalog file', FILE_KEYS);
   const sectionEntry = sections.find(([key]) => key === 'section');
   if (!sectionEntry) problems.error(reader.nodeAt(root), 'catalog file: missing "section" (the seed heading it transcribes)');

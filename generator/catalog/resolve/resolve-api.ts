@@ -1,8 +1,8 @@
 import { isPrimitive, parseTypeNotation, PRIMITIVES } from '../../common/type-notation.js';
-import type { ApiFieldModel, ApiFormatName, ApiModel, ApiObjectTypeModel, ApiOperationModel, ApiResponseModel, ApiTypeRef } from '../../model.js';
+import type { ApiEmitsModel, ApiFieldModel, ApiFormatName, ApiModel, ApiObjectTypeModel, ApiOperationModel, ApiResponseModel, ApiTypeRef } from '../../model.js';
 import { suggestion } from '../names.js';
 import type { ProblemList } from '../problems.js';
-import type { RawApiField, RawCatalog, RawTypeText } from '../read/raw-catalog.js';
+import type { RawApiField, RawCatalog, RawEmits, RawTypeText } from '../read/raw-catalog.js';
 import { firstByKey } from './flatten-reuse.js';
 
 /** Strings with a format the REST seed states, written as types in the API notation. */
@@ -27,6 +27,33 @@ export function resolveApiType(text: RawTypeText, what: string, typeNames: Reado
   }
   for (let level = parsed.depth; level > 0; level--) type = { kind: 'array', items: type };
   return type;
+}
+
+/** Outcome names: what the emulator and the docs call them. */
+const OUTCOME = /^[a-z][a-z0-9_]*$/;
+
+/**
+ * An operation's `emits`, each `type@version` an event version of the catalog, or a
+ * positioned error saying what is there instead.
+ */
+function resolveEmits(emits: readonly RawEmits[], owner: string, versionsByType: ReadonlyMap<string, readonly string[]>, problems: ProblemList): ApiEmitsModel[] {
+  return emits.map(({ outcome, events, position }) => {
+    if (!OUTCOME.test(outcome)) problems.error(position, `${owner}: emits outcome "${outcome}" must be lower_snake_case letters and digits`);
+    const what = `${owner} emits ${outcome}`;
+    const resolved = events.flatMap(({ ref, position: at }) => {
+      const [type = '', version, ...rest] = ref.split('@');
+      const versions = versionsByType.get(type);
+      if (!versions) problems.error(at, `${what}: unknown event type "${type}"${suggestion(type, versionsByType.keys())}`);
+      else if (version === undefined || rest.length > 0) problems.error(at, `${what}: write the event as type@version ("${type}@${versions.at(-1)!}")`);
+      else if (!versions.includes(version)) problems.error(at, `${what}: event "${type}" has no version "${version}" (it has ${versions.join(', ')})`);
+      else return [{ type, version }];
+      return [];
+    });
+    const keys = resolved.map((e) => `${e.type}@${e.version}`);
+    const twice = keys.find((key, i) => keys.indexOf(key) !== i);
+    if (twice) problems.error(position, `${what}: "${twice}" is listed twice`);
+    return { outcome, events: resolved, position };
+  });
 }
 
 /**
@@ -62,6 +89,9 @@ export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel
     return model;
   });
 
+  const versionsByType = new Map<string, string[]>();
+  for (const event of catalog.events) versionsByType.set(event.type, [...(versionsByType.get(event.type) ?? []), event.version]);
+
   const operations: ApiOperationModel[] = [...firstByKey(catalog.operations, (o) => o.operationId).values()].map((raw) => {
     const owner = `operation "${raw.operationId}"`;
     const responses = raw.responses
@@ -81,6 +111,7 @@ export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel
       params: raw.params.flatMap((f) => toField(f, `${owner} params`)),
       query: raw.query.flatMap((f) => toField(f, `${owner} query`)),
       responses,
+      emits: resolveEmits(raw.emits, owner, versionsByType, problems),
       section: raw.section,
       position: raw.position,
     };
@@ -98,5 +129,6 @@ export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel
   if (!info) problems.error({ file: catalog.apiFiles[0]!, line: 1, col: 1 }, 'the REST API needs an "api_info" with its title (in one of its files)');
   for (const extra of more) problems.error(extra.position, `api_info is declared once (first at ${info!.position.file}:${info!.position.line}:${info!.position.col})`);
   const contradictions = catalog.apiContradictions.map(({ topic, seed, accepted, position }) => ({ topic, seed, accepted, position }));
-  return { sourceFiles: catalog.apiFiles, title: info?.title ?? '', ...(info?.description !== undefined && { description: info.description }), contradictions, operations, types, gaps };
+  const assumptions = catalog.apiAssumptions.map(({ topic, seed, assumed, position }) => ({ topic, seed, assumed, position }));
+  return { sourceFiles: catalog.apiFiles, title: info?.title ?? '', ...(info?.description !== undefined && { description: info.description }), contradictions, assumptions, operations, types, gaps };
 }
