@@ -2,7 +2,7 @@ import { apiOperationDetails, apiOperations } from '../../generated/api/operatio
 import type { ApiOperations, ApiParams, ApiQuery, ApiRequest, ApiResponse, ApiStatus, OperationId } from '../../generated/api/types.js';
 import type { ApiIssue } from './issues.js';
 import { backoffMs, retriesNetworkError, retriesStatus, retryAfterMs, retryOptions, sleep, type RetryOptions } from './retry.js';
-import { validateRequest } from './validate.js';
+import { validateRequest, validateResponse } from './validate.js';
 
 export type { RetryOptions } from './retry.js';
 
@@ -19,6 +19,12 @@ export interface DataImportClientOptions {
   /** A `fetch` to use instead of the global one (tests, proxies, instrumentation). */
   fetch?: typeof globalThis.fetch;
   retry?: RetryOptions;
+  /**
+   * Check every response of a status the seed names against the contract (default `true`): a
+   * body that breaks it comes back as a failed result with `error.code` `invalid_response`,
+   * never as a typed success. `false` hands bodies back as received, unchecked.
+   */
+  validateResponses?: boolean;
   /** Cancels every call of this client, waiting included. */
   signal?: AbortSignal;
 }
@@ -40,12 +46,15 @@ export type ApiCallResponse<Op extends OperationId> = {
 /**
  * What every call resolves to (an HTTP status is never thrown): a response the contract
  * names; the dry-run 400 of `processAccount` with `dryRun: true`; a status the seed does not
- * name (`unexpected: true`); or, status 0, a request that was invalid and never sent.
+ * name (`unexpected: true`); or a failure with an `error` (`'error' in result` tells): status
+ * 0, a request that was invalid and never sent (`invalid_request`), or a response of a status
+ * the seed names whose body breaks the contract (`invalid_response`, the body as received).
  */
 export type ApiCallResult<Op extends OperationId> =
   | ApiCallResponse<Op>
   | { ok: false; status: number; body: unknown; unexpected: true }
-  | { ok: false; status: 0; error: { code: 'invalid_request'; message: string; issues: ApiIssue[] } };
+  | { ok: false; status: 0; error: { code: 'invalid_request'; message: string; issues: ApiIssue[] } }
+  | { ok: false; status: ApiStatus<Op>; body: unknown; error: { code: 'invalid_response'; message: string; issues: ApiIssue[] } };
 
 type Method<Op extends OperationId> = ApiOperations[Op]['method'] extends 'GET'
   ? (params: ApiParams<Op>, options?: CallOptions<Op>) => Promise<ApiCallResult<Op>>
@@ -70,8 +79,9 @@ export class DataImportNetworkError extends Error {
 /**
  * A typed client of the data-import REST API: a thin wrapper over `fetch` (Node's global one
  * by default), no dependencies. Each request is checked against the contract before it is
- * sent; failures the seed says to retry are retried with bounded, jittered exponential
- * back-off (honouring `Retry-After`), and nothing else is.
+ * sent, and each response after (unless `validateResponses: false`); failures the seed says to
+ * retry are retried with bounded, jittered exponential back-off (honouring `Retry-After`), and
+ * nothing else is.
  */
 export function createDataImportClient(options: DataImportClientOptions): DataImportClient {
   const retry = retryOptions(options.retry);
@@ -79,6 +89,7 @@ export function createDataImportClient(options: DataImportClientOptions): DataIm
   if (typeof fetchImpl !== 'function') throw new TypeError('createDataImportClient: no fetch available (pass options.fetch)');
   const base = String(options.baseUrl).replace(/\/+$/, '');
   const scheme = options.authScheme === undefined ? 'Token' : options.authScheme;
+  const validateResponses = options.validateResponses ?? true;
 
   async function call(operationId: OperationId, input: unknown, callOptions: CallOptions<OperationId> = {}): Promise<ApiCallResult<OperationId>> {
     const operation = apiOperations.find((op) => op.operationId === operationId)!;
@@ -118,6 +129,10 @@ export function createDataImportClient(options: DataImportClientOptions): DataIm
       }
       const named = details.responses.find((r) => r.status === response.status);
       if (!named) return { ok: false, status: response.status, body, unexpected: true };
+      if (validateResponses) {
+        const checked = validateResponse(operationId, response.status, body);
+        if (!checked.ok) return { ok: false, status: response.status as ApiStatus<OperationId>, body, error: { code: 'invalid_response', message: checked.error.message, issues: checked.error.issues } };
+      }
       const ok = response.status >= 200 && response.status < 300;
       const dryRun = named.text !== undefined && body === named.text;
       return { ok, status: response.status, body, ...(dryRun && { dryRun: true }) } as ApiCallResult<OperationId>;
