@@ -2,6 +2,7 @@ import { apiOperationDetails, apiOperations } from '../../generated/api/operatio
 import type { ApiOperations, ApiParams, ApiQuery, ApiRequest, ApiResponse, ApiStatus, OperationId } from '../../generated/api/types.js';
 import type { ApiIssue } from './issues.js';
 import { backoffMs, retriesNetworkError, retriesStatus, retryAfterMs, retryOptions, sleep, type RetryOptions } from './retry.js';
+import { clientTelemetry, serverAttributesOf, type OperationTrace } from './telemetry.js';
 import { validateRequest, validateResponse } from './validate.js';
 
 export type { RetryOptions } from './retry.js';
@@ -81,7 +82,7 @@ export class DataImportNetworkError extends Error {
  * by default), no dependencies. Each request is checked against the contract before it is
  * sent, and each response after (unless `validateResponses: false`); failures the seed says to
  * retry are retried with bounded, jittered exponential back-off (honouring `Retry-After`), and
- * nothing else is.
+ * nothing else is. With OpenTelemetry present, each call is traced (`./telemetry.ts`).
  */
 export function createDataImportClient(options: DataImportClientOptions): DataImportClient {
   const retry = retryOptions(options.retry);
@@ -90,9 +91,24 @@ export function createDataImportClient(options: DataImportClientOptions): DataIm
   const base = String(options.baseUrl).replace(/\/+$/, '');
   const scheme = options.authScheme === undefined ? 'Token' : options.authScheme;
   const validateResponses = options.validateResponses ?? true;
+  const telemetry = clientTelemetry(serverAttributesOf(base));
 
   async function call(operationId: OperationId, input: unknown, callOptions: CallOptions<OperationId> = {}): Promise<ApiCallResult<OperationId>> {
     const operation = apiOperations.find((op) => op.operationId === operationId)!;
+    const trace = (await telemetry)?.operation(operation);
+    if (trace === undefined) return perform(operation, input, callOptions, undefined);
+    try {
+      const result = await perform(operation, input, callOptions, trace);
+      trace.end(result);
+      return result;
+    } catch (error) {
+      trace.fail(error);
+      throw error;
+    }
+  }
+
+  async function perform(operation: (typeof apiOperations)[number], input: unknown, callOptions: CallOptions<OperationId>, trace: OperationTrace | undefined): Promise<ApiCallResult<OperationId>> {
+    const { operationId } = operation;
     const details = apiOperationDetails[operationId];
     const isGet = operation.method === 'GET';
     const parts = isGet ? { params: input, query: callOptions.query } : { body: input, query: callOptions.query };
@@ -107,10 +123,13 @@ export function createDataImportClient(options: DataImportClientOptions): DataIm
       const token = typeof options.token === 'function' ? await options.token() : options.token;
       const headers: Record<string, string> = { Accept: 'application/json', Authorization: scheme === null ? token : `${scheme} ${token}` };
       if (!isGet) headers['Content-Type'] = 'application/json';
+      const tracedAttempt = trace?.attempt(headers);
+      const send = (): Promise<Response> => fetchImpl(url, { method: operation.method, headers, ...(isGet ? {} : { body: JSON.stringify(input) }), ...(signal && { signal }) });
       let response: Response;
       try {
-        response = await fetchImpl(url, { method: operation.method, headers, ...(isGet ? {} : { body: JSON.stringify(input) }), ...(signal && { signal }) });
+        response = await (tracedAttempt ? tracedAttempt.run(send) : send());
       } catch (error) {
+        tracedAttempt?.failed(signal?.aborted ? signal.reason : error);
         if (signal?.aborted) throw signal.reason;
         const wait = backoffMs(attempt, retry);
         if (!retriesNetworkError(operation.method) || !mayRetry(attempt, started, wait)) {
@@ -119,7 +138,14 @@ export function createDataImportClient(options: DataImportClientOptions): DataIm
         await sleep(wait, signal);
         continue;
       }
-      const body = await readBody(response, signal);
+      let body: unknown;
+      try {
+        body = await readBody(response, signal);
+      } catch (error) {
+        tracedAttempt?.failed(error, response.status);
+        throw error;
+      }
+      tracedAttempt?.responded(response.status);
       if (retriesStatus(operationId, response.status)) {
         const wait = Math.min(retry.maxDelayMs, retryAfterMs(response.headers.get('retry-after')) ?? backoffMs(attempt, retry));
         if (mayRetry(attempt, started, wait)) {
