@@ -127,32 +127,32 @@ describe('retries, exactly as the seed says', () => {
 
   it('429 on process is retried, and the later answer is the result', async () => {
     const body = await processBody();
-    server.inject('processAccount', { status: 429 }, 2);
+    await server.inject('processAccount', { status: 429 }, 2);
     expect(await client().processAccount(body)).toMatchObject({ ok: true, status: 201 });
     expect(server.hits.processAccount).toBe(3);
   });
 
   it('429 on process, every time: bounded by maxAttempts, the last response is the result', async () => {
     const body = await processBody();
-    server.inject('processAccount', { status: 429, body: { detail: 'busy' } }, 10);
+    await server.inject('processAccount', { status: 429, body: { detail: 'busy' } }, 10);
     expect(await client().processAccount(body)).toEqual({ ok: false, status: 429, body: { detail: 'busy' } });
     expect(server.hits.processAccount).toBe(3);
   });
 
   it('honours Retry-After: retried after 0 s, not retried when the wait exceeds the time allowed', async () => {
     const body = await processBody();
-    server.inject('processAccount', { status: 429, headers: { 'retry-after': '0' } });
+    await server.inject('processAccount', { status: 429, headers: { 'retry-after': '0' } });
     expect(await client().processAccount(body)).toMatchObject({ status: 201 });
     expect(server.hits.processAccount).toBe(2);
     const other = await processBody();
-    server.inject('processAccount', { status: 429, headers: { 'retry-after': '3600' } });
+    await server.inject('processAccount', { status: 429, headers: { 'retry-after': '3600' } });
     expect(await client({ retry: { maxAttempts: 5, maxDelayMs: 7_200_000, maxElapsedMs: 1000 } }).processAccount(other)).toMatchObject({ ok: false, status: 429 });
     expect(server.hits.processAccount).toBe(3);
   });
 
   it('stops retrying once maxElapsedMs has passed', async () => {
     const body = await processBody();
-    server.inject('processAccount', { status: 429 }, 3);
+    await server.inject('processAccount', { status: 429 }, 3);
     expect(await client({ retry: { maxAttempts: 10, baseDelayMs: 1, maxElapsedMs: 0 } }).processAccount(body)).toMatchObject({ status: 429 });
     expect(server.hits.processAccount).toBe(1);
   });
@@ -160,10 +160,10 @@ describe('retries, exactly as the seed says', () => {
   it('500 on payment instruction is retried as-is; 400 on it never', async () => {
     const { external } = await account();
     const body = { import_supplier: 'SUP', external_account_number: external, vendor: 'V', reference: 'R', type: 'CARD' };
-    server.inject('createPaymentInstruction', { status: 500 });
+    await server.inject('createPaymentInstruction', { status: 500 });
     expect(await client().createPaymentInstruction(body)).toMatchObject({ ok: true, status: 201 });
     expect(server.hits.createPaymentInstruction).toBe(2);
-    server.inject('createPaymentInstruction', { status: 400, body: { detail: 'vendor says no', code: 'vendor_failure', errors: [] } });
+    await server.inject('createPaymentInstruction', { status: 400, body: { detail: 'vendor says no', code: 'vendor_failure', errors: [] } });
     expect(await client().createPaymentInstruction(body)).toMatchObject({ ok: false, status: 400 });
     expect(server.hits.createPaymentInstruction).toBe(3);
   });
@@ -172,21 +172,21 @@ describe('retries, exactly as the seed says', () => {
     const { external } = await account();
     const body = await processBody();
     server.reset();
-    server.inject('createNotes', { status: 500 });
+    await server.inject('createNotes', { status: 500 });
     expect(await client().createNotes({ import_supplier: 'SUP', external_account_number: external, notes: [{ body: 'x' }] })).toEqual({ ok: false, status: 500, body: undefined, unexpected: true });
-    server.inject('stageAccount', { status: 429 });
+    await server.inject('stageAccount', { status: 429 });
     expect(await client().stageAccount({ import_supplier: 'SUP', external_account_number: 'R-1' })).toMatchObject({ ok: false, status: 429, unexpected: true });
-    server.inject('processAccount', { status: 400, body: { detail: 'no', code: 'no', errors: [] } });
+    await server.inject('processAccount', { status: 400, body: { detail: 'no', code: 'no', errors: [] } });
     expect(await client().processAccount(body)).toMatchObject({ ok: false, status: 400 });
     expect([server.hits.createNotes, server.hits.stageAccount, server.hits.processAccount]).toEqual([1, 1, 1]);
   });
 
   it('network errors are retried for GETs, and a POST is never sent twice', async () => {
-    server.inject('listAllAccountImportProcesses', { dropConnection: true });
+    await server.inject('listAllAccountImportProcesses', { dropConnection: true });
     expect(await client().listAllAccountImportProcesses({ import_supplier_code: 'SUP' })).toMatchObject({ ok: true, status: 200 });
     expect(server.hits.listAllAccountImportProcesses).toBe(2);
     const { external } = await account();
-    server.inject('createNotes', { dropConnection: true });
+    await server.inject('createNotes', { dropConnection: true });
     const failed = client().createNotes({ import_supplier: 'SUP', external_account_number: external, notes: [{ body: 'once' }] });
     await expect(failed).rejects.toThrow(DataImportNetworkError);
     await expect(failed).rejects.toThrow(/^createNotes: POST http:\/\/127\.0\.0\.1:\d+\/v1\/data-import\/notes\/create\/ failed after 1 attempt: /);
@@ -194,7 +194,7 @@ describe('retries, exactly as the seed says', () => {
   });
 
   it('a network failure after the last attempt rejects, saying which operation and why', async () => {
-    server.inject('getAccountTransferStatus', { dropConnection: true }, 3);
+    await server.inject('getAccountTransferStatus', { dropConnection: true }, 3);
     await expect(client().getAccountTransferStatus({ import_supplier_code: 'SUP', external_account_number: 'x' })).rejects.toThrow(/^getAccountTransferStatus: GET .* failed after 3 attempts: fetch failed/);
     expect(server.hits.getAccountTransferStatus).toBe(3);
   });
@@ -203,7 +203,7 @@ describe('retries, exactly as the seed says', () => {
     'an AbortSignal cancels at once, even during a long wait',
     async () => {
       const body = await processBody();
-      server.inject('processAccount', { status: 429, headers: { 'retry-after': '60' } });
+      await server.inject('processAccount', { status: 429, headers: { 'retry-after': '60' } });
       const controller = new AbortController();
       const call = client({ retry: { maxDelayMs: 120_000, maxElapsedMs: 300_000 } }).processAccount(body, { signal: controller.signal });
       setTimeout(() => controller.abort(new Error('stopped by the caller')), 50);
