@@ -130,6 +130,8 @@ export interface ApiFieldModel {
   whyOptional?: string;
   /** The seed's words about this field that is not shown. */
   notShown?: string;
+  /** The fewest characters a string field may have (a path parameter: at least 1). */
+  minLength?: number;
   position: SourcePosition;
 }
 
@@ -212,11 +214,23 @@ export interface ApiAssumptionModel {
   position: SourcePosition;
 }
 
+/** A group of operations (OpenAPI's tag): every operation is in exactly one when the catalog groups them. */
+export interface ApiTagModel {
+  name: string;
+  description: string;
+  /** Operation ids, as listed. */
+  operations: string[];
+}
+
 export interface ApiModel {
   /** The API's catalog files, in load order. */
   sourceFiles: string[];
   title: string;
   description?: string;
+  /** Whom to contact about the API: the one party the seed names, without an address. */
+  contact?: string;
+  /** Groups of operations, in catalog order; empty when the catalog does not group them. */
+  tags: ApiTagModel[];
   /** Where the seed contradicts itself, and what is accepted: said in the docs and the OpenAPI document. */
   contradictions: ApiContradictionModel[];
   /** What is assumed where the seeds are silent (which operation emits which event): said in the docs, never in the OpenAPI document. */

@@ -6114,7 +6114,24 @@ return true;
 validate92.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports.getAccountTransferStatus_params = validate93;
-const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:data-import-api:getAccountTransferStatus:params","title":"getAccountTransferStatus path parameters","type":"object","properties":{"import_supplier_code":{"type":"string"},"external_account_number":{"type":"string"}},"required":["import_supplier_code","external_account_number"],"additionalProperties":false};
+const schema109 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:data-import-api:getAccountTransferStatus:params","title":"getAccountTransferStatus path parameters","type":"object","properties":{"import_supplier_code":{"type":"string","minLength":1},"external_account_number":{"type":"string","minLength":1}},"required":["import_supplier_code","external_account_number"],"additionalProperties":false};
+const func2 = (function ucs2length(str) {
+    const len = str.length;
+    let length = 0;
+    let pos = 0;
+    let value;
+    while (pos < len) {
+        length++;
+        value = str.charCodeAt(pos++);
+        if (value >= 0xd800 && value <= 0xdbff && pos < len) {
+            // high surrogate, and there is a next character
+            value = str.charCodeAt(pos);
+            if ((value & 0xfc00) === 0xdc00)
+                pos++; // low surrogate
+        }
+    }
+    return length;
+});
 
 function validate93(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:data-import-api:getAccountTransferStatus:params" */;
@@ -6161,8 +6178,10 @@ errors++;
 }
 }
 if(data.import_supplier_code !== undefined){
-if(typeof data.import_supplier_code !== "string"){
-const err3 = {instancePath:instancePath+"/import_supplier_code",schemaPath:"#/properties/import_supplier_code/type",keyword:"type",params:{type: "string"}};
+let data0 = data.import_supplier_code;
+if(typeof data0 === "string"){
+if(func2(data0) < 1){
+const err3 = {instancePath:instancePath+"/import_supplier_code",schemaPath:"#/properties/import_supplier_code/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -6172,9 +6191,8 @@ vErrors.push(err3);
 errors++;
 }
 }
-if(data.external_account_number !== undefined){
-if(typeof data.external_account_number !== "string"){
-const err4 = {instancePath:instancePath+"/external_account_number",schemaPath:"#/properties/external_account_number/type",keyword:"type",params:{type: "string"}};
+else {
+const err4 = {instancePath:instancePath+"/import_supplier_code",schemaPath:"#/properties/import_supplier_code/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -6184,14 +6202,39 @@ vErrors.push(err4);
 errors++;
 }
 }
-}
-else {
-const err5 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(data.external_account_number !== undefined){
+let data1 = data.external_account_number;
+if(typeof data1 === "string"){
+if(func2(data1) < 1){
+const err5 = {instancePath:instancePath+"/external_account_number",schemaPath:"#/properties/external_account_number/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err5];
 }
 else {
 vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/external_account_number",schemaPath:"#/properties/external_account_number/type",keyword:"type",params:{type: "string"}};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
 }
 errors++;
 }
@@ -6298,7 +6341,7 @@ return true;
 validate95.evaluated = {"dynamicProps":false,"dynamicItems":false};
 
 exports.listAllAccountImportProcesses_params = validate96;
-const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:data-import-api:listAllAccountImportProcesses:params","title":"listAllAccountImportProcesses path parameters","type":"object","properties":{"import_supplier_code":{"type":"string"}},"required":["import_supplier_code"],"additionalProperties":false};
+const schema113 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:data-import-api:listAllAccountImportProcesses:params","title":"listAllAccountImportProcesses path parameters","type":"object","properties":{"import_supplier_code":{"type":"string","minLength":1}},"required":["import_supplier_code"],"additionalProperties":false};
 
 function validate96(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:data-import-api:listAllAccountImportProcesses:params" */;
@@ -6335,8 +6378,10 @@ errors++;
 }
 }
 if(data.import_supplier_code !== undefined){
-if(typeof data.import_supplier_code !== "string"){
-const err2 = {instancePath:instancePath+"/import_supplier_code",schemaPath:"#/properties/import_supplier_code/type",keyword:"type",params:{type: "string"}};
+let data0 = data.import_supplier_code;
+if(typeof data0 === "string"){
+if(func2(data0) < 1){
+const err2 = {instancePath:instancePath+"/import_supplier_code",schemaPath:"#/properties/import_supplier_code/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6346,14 +6391,25 @@ vErrors.push(err2);
 errors++;
 }
 }
-}
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err3 = {instancePath:instancePath+"/import_supplier_code",schemaPath:"#/properties/import_supplier_code/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
 }
 errors++;
 }
@@ -6491,7 +6547,7 @@ return errors === 0;
 validate97.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 exports.listPendingAccountImportProcesses_params = validate98;
-const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:data-import-api:listPendingAccountImportProcesses:params","title":"listPendingAccountImportProcesses path parameters","type":"object","properties":{"import_supplier_code":{"type":"string"}},"required":["import_supplier_code"],"additionalProperties":false};
+const schema116 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:data-import-api:listPendingAccountImportProcesses:params","title":"listPendingAccountImportProcesses path parameters","type":"object","properties":{"import_supplier_code":{"type":"string","minLength":1}},"required":["import_supplier_code"],"additionalProperties":false};
 
 function validate98(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:data-import-api:listPendingAccountImportProcesses:params" */;
@@ -6528,8 +6584,10 @@ errors++;
 }
 }
 if(data.import_supplier_code !== undefined){
-if(typeof data.import_supplier_code !== "string"){
-const err2 = {instancePath:instancePath+"/import_supplier_code",schemaPath:"#/properties/import_supplier_code/type",keyword:"type",params:{type: "string"}};
+let data0 = data.import_supplier_code;
+if(typeof data0 === "string"){
+if(func2(data0) < 1){
+const err2 = {instancePath:instancePath+"/import_supplier_code",schemaPath:"#/properties/import_supplier_code/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6539,14 +6597,25 @@ vErrors.push(err2);
 errors++;
 }
 }
-}
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err3 = {instancePath:instancePath+"/import_supplier_code",schemaPath:"#/properties/import_supplier_code/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
 }
 errors++;
 }
@@ -6684,7 +6753,7 @@ return errors === 0;
 validate99.evaluated = {"items":true,"dynamicProps":false,"dynamicItems":false};
 
 exports.listImportedAccountImportProcesses_params = validate100;
-const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:data-import-api:listImportedAccountImportProcesses:params","title":"listImportedAccountImportProcesses path parameters","type":"object","properties":{"import_supplier_code":{"type":"string"}},"required":["import_supplier_code"],"additionalProperties":false};
+const schema119 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"urn:data-import-api:listImportedAccountImportProcesses:params","title":"listImportedAccountImportProcesses path parameters","type":"object","properties":{"import_supplier_code":{"type":"string","minLength":1}},"required":["import_supplier_code"],"additionalProperties":false};
 
 function validate100(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="urn:data-import-api:listImportedAccountImportProcesses:params" */;
@@ -6721,8 +6790,10 @@ errors++;
 }
 }
 if(data.import_supplier_code !== undefined){
-if(typeof data.import_supplier_code !== "string"){
-const err2 = {instancePath:instancePath+"/import_supplier_code",schemaPath:"#/properties/import_supplier_code/type",keyword:"type",params:{type: "string"}};
+let data0 = data.import_supplier_code;
+if(typeof data0 === "string"){
+if(func2(data0) < 1){
+const err2 = {instancePath:instancePath+"/import_supplier_code",schemaPath:"#/properties/import_supplier_code/minLength",keyword:"minLength",params:{limit: 1}};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -6732,14 +6803,25 @@ vErrors.push(err2);
 errors++;
 }
 }
-}
 else {
-const err3 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+const err3 = {instancePath:instancePath+"/import_supplier_code",schemaPath:"#/properties/import_supplier_code/type",keyword:"type",params:{type: "string"}};
 if(vErrors === null){
 vErrors = [err3];
 }
 else {
 vErrors.push(err3);
+}
+errors++;
+}
+}
+}
+else {
+const err4 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"}};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
 }
 errors++;
 }

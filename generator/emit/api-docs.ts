@@ -1,6 +1,6 @@
 import { bannerText } from '../common/banner.js';
 import { markdownText } from '../common/safe-text.js';
-import { inlineCode } from '../common/text.js';
+import { inlineCode, plural } from '../common/text.js';
 import type { ApiFieldModel, ApiModel, ApiObjectTypeModel, ApiOperationModel, ApiResponseModel, ApiTypeRef, CatalogModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
 
@@ -26,7 +26,8 @@ function typeText(type: ApiTypeRef): string {
 
 function fieldType(field: ApiFieldModel): string {
   const values = field.enum ? `: one of ${field.enum.map(inlineCode).join(', ')}` : '';
-  return `${typeText(field.type)}${values}${field.nullable ? ', or null' : ''}`;
+  const length = field.minLength === undefined ? '' : `, at least ${plural(field.minLength, 'character')}`;
+  return `${typeText(field.type)}${values}${length}${field.nullable ? ', or null' : ''}`;
 }
 
 function fieldNotesCell(field: ApiFieldModel): string {

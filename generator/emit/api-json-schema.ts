@@ -81,6 +81,7 @@ export function fieldNotes(field: ApiFieldModel): string | undefined {
 
 export function apiFieldSchema(field: ApiFieldModel, refTo: ApiTypeRefTarget = inDefs): JsonSchema {
   let schema = apiTypeSchema(field.type, refTo);
+  if (field.minLength !== undefined) schema = { ...schema, minLength: field.minLength };
   if (field.enum) schema = { ...schema, enum: field.enum };
   if (field.nullable) {
     schema = 'type' in schema && typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'], ...(field.enum && { enum: [...field.enum, null] }) } : { anyOf: [schema, { type: 'null' }] };

@@ -1,5 +1,6 @@
 import { Ajv2020, type Options as AjvOptions } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
+import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import { codeBanner } from '../common/banner.js';
 import type { CatalogModel } from '../model.js';
 import { apiSchemas } from './api-json-schema.js';
@@ -8,6 +9,8 @@ import { runtimeRequires } from './runtime-requires.js';
 import { RUNTIME_IMPORTS } from '../common/runtime-imports.js';
 
 const standaloneCode = standaloneModule.default;
+/** ajv's helper; Node hands over the CommonJS module (its `default` inside), vitest the `default` itself. */
+const ucs2length = ((ucs2lengthModule as { default?: unknown }).default ?? ucs2lengthModule) as ((text: string) => number) & { code: string };
 
 export const API_VALIDATORS_PATH = 'api/validators.cjs';
 
@@ -20,6 +23,15 @@ export const API_VALIDATORS_PATH = 'api/validators.cjs';
  */
 export function apiValidatorAjvOptions(): AjvOptions {
   return { allErrors: true, messages: false, strict: true, allowUnionTypes: true, validateFormats: false };
+}
+
+/**
+ * ajv's helper for `minLength` (a string's length in characters, not UTF-16 code units) is a
+ * `require` in standalone code; the module has no imports, so the helper's own source is
+ * written in its place, found by the very text ajv writes for it (`ucs2length.code`).
+ */
+function inlineLengthHelper(code: string): string {
+  return code.split(ucs2length.code).join(`(${ucs2length.toString()})`);
 }
 
 /**
@@ -39,7 +51,7 @@ export function emitApiValidators(model: CatalogModel): EmittedFile[] {
   }
   let code: string;
   try {
-    code = standaloneCode(ajv, refs);
+    code = inlineLengthHelper(standaloneCode(ajv, refs));
   } catch (error) {
     throw new Error(`api validators: ajv cannot compile the REST API's schemas: ${error instanceof Error ? error.message : String(error)}`);
   }

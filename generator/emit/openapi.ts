@@ -4,11 +4,13 @@
  * package's validators are compiled from: request bodies strict, response bodies tolerant; a
  * type both sides use, whose strict shape differs, is written twice (`<Name>` tolerant,
  * `<Name>Strict`). The `{base_url}` server variable; the `Authorization` header as the
- * security scheme; one operation per endpoint, with every status the seed names. Responses
+ * security scheme; one operation per endpoint, with every status the seed names, in the one
+ * tag the catalog groups it under (tags defined once, at the top, with descriptions). Responses
  * whose body the seed does not show have no content, and say so in its words.
  */
 import { stringify } from 'yaml';
 import { bannerText } from '../common/banner.js';
+import { PACKAGE_LICENSE } from '../common/package-license.js';
 import { pointerToken } from '../common/schema-ids.js';
 import type { ApiFieldModel, ApiModel, ApiOperationModel, ApiResponseModel, CatalogModel } from '../model.js';
 import { apiFieldSchema, apiObjectSchema, apiTypeSchema, reachableApiTypes, type ApiSchemaMode, type ApiTypeRefTarget } from './api-json-schema.js';
@@ -16,9 +18,6 @@ import type { EmittedFile } from './emitted-file.js';
 import type { JsonSchema } from './json-schema.js';
 
 export const OPENAPI_PATH = 'openapi.yaml';
-
-/** The package's licence (SPDX), which the contract is published under. */
-const LICENSE = 'MIT';
 
 const COMPONENTS = '#/components/schemas/';
 const SECURITY_SCHEME = 'accessToken';
@@ -74,9 +73,10 @@ function response(r: ApiResponseModel, names: ComponentNames): JsonSchema {
   return { description: r.description, content };
 }
 
-function operation(op: ApiOperationModel, names: ComponentNames): JsonSchema {
+function operation(op: ApiOperationModel, names: ComponentNames, tag: string | undefined): JsonSchema {
   const parameters = [...op.params.map((p) => parameter(p, 'path', names)), ...op.query.map((q) => parameter(q, 'query', names))];
   return {
+    ...(tag !== undefined && { tags: [tag] }),
     operationId: op.operationId,
     ...(op.summary !== undefined && { summary: op.summary }),
     ...(op.description !== undefined && { description: op.description }),
@@ -101,15 +101,23 @@ function componentSchemas(api: ApiModel, names: ComponentNames): JsonSchema {
 
 export function openApiDocument(api: ApiModel): JsonSchema {
   const names = componentNames(api);
+  const tagOf = new Map(api.tags.flatMap((tag) => tag.operations.map((id) => [id, tag.name] as const)));
   const paths: JsonSchema = {};
-  for (const op of api.operations) paths[op.path] = { ...(paths[op.path] as JsonSchema | undefined), [op.method.toLowerCase()]: operation(op, names) };
+  for (const op of api.operations) paths[op.path] = { ...(paths[op.path] as JsonSchema | undefined), [op.method.toLowerCase()]: operation(op, names, tagOf.get(op.operationId)) };
   return {
     openapi: '3.1.0',
-    info: { title: api.title, version: 'v1', description: infoDescription(api), license: { name: LICENSE, identifier: LICENSE } },
+    info: {
+      title: api.title,
+      version: 'v1',
+      description: infoDescription(api),
+      ...(api.contact !== undefined && { contact: { name: api.contact } }),
+      license: { name: PACKAGE_LICENSE, identifier: PACKAGE_LICENSE },
+    },
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     // The variable carries no description: swagger-parser's bundled 3.1 schema refuses one there.
     servers: [{ url: '{base_url}', description: 'The base address of the service (not shown). All paths start with /v1/data-import/ below it.', variables: { base_url: { default: 'https://api.example.invalid' } } }],
     security: [{ [SECURITY_SCHEME]: [] }],
+    ...(api.tags.length > 0 && { tags: api.tags.map(({ name, description }) => ({ name, description })) }),
     paths,
     components: {
       schemas: componentSchemas(api, names),

@@ -60,6 +60,11 @@ export function toApiIssues(errors: readonly CompiledValidatorError[], data: unk
       case 'pattern':
         issues.push({ path: at, code: 'format', message: `must be ${statedForm(String(error.params.pattern))}` });
         break;
+      case 'minLength': {
+        const limit = Number(error.params.limit);
+        issues.push({ path: at, code: 'min_length', message: limit === 1 ? 'must not be empty' : `must have at least ${limit} characters` });
+        break;
+      }
       case 'anyOf': {
         const alternatives = errors.filter((e) => insideAnyOf(e) === error);
         const names = alternatives.every((e) => e.keyword === 'required') ? alternatives.map((e) => quote(String(e.params.missingProperty))) : [];

@@ -70,6 +70,8 @@ export interface RawApiField extends RawField {
   default?: string | number | boolean;
   whyOptional?: string;
   notShown?: string;
+  /** The fewest characters a string may have, and where that is written. */
+  minLength?: { value: number; position: SourcePosition };
 }
 
 export interface RawApiType {
@@ -131,10 +133,20 @@ export interface RawApiGap {
   position: SourcePosition;
 }
 
-/** The API as a whole: its title and what it is for. */
+/** The API as a whole: its title, what it is for, whom to contact, how its operations are grouped. */
 export interface RawApiInfo {
   title: string;
   description?: string;
+  contact?: string;
+  tags: RawApiTag[];
+  position: SourcePosition;
+}
+
+/** A group of operations (OpenAPI's tag): its name, what it holds, its operations by id. */
+export interface RawApiTag {
+  name: string;
+  description: string;
+  operations: RawReference[];
   position: SourcePosition;
 }
 

@@ -3,12 +3,13 @@ import type { SourcePosition } from '../../model.js';
 import type { RawApiField, RawReference } from './raw-catalog.js';
 import type { YamlReader } from './yaml-reader.js';
 
-const API_FIELD_KEYS = ['type', 'description', 'nullable', 'enum', 'examples', 'default', 'why_optional', 'not_shown'];
+const API_FIELD_KEYS = ['type', 'description', 'nullable', 'enum', 'examples', 'default', 'why_optional', 'not_shown', 'min_length'];
 
 /**
  * An API field list: the event notation (`name: type`, `name?: …`, the long form) plus what
  * the REST seed needs: `enum` (the complete list of values), `examples` (values seen),
- * `default` (query parameters), `why_optional` and `not_shown` (the seed's words).
+ * `default` (query parameters), `why_optional` and `not_shown` (the seed's words), `min_length`
+ * (the fewest characters of a string: a path segment cannot be empty).
  */
 export function readApiFields(reader: YamlReader, node: Node | null, what: string, position: SourcePosition): RawApiField[] {
   const map = reader.mapValue(node, what, position);
@@ -57,6 +58,10 @@ export function readApiFields(reader: YamlReader, node: Node | null, what: strin
         case 'not_shown':
           field.notShown = reader.stringValue(fieldValue, `${label}: not_shown (the seed's words)`, fieldKeyPosition);
           break;
+        case 'min_length':
+          if (isScalar(fieldValue) && Number.isSafeInteger(fieldValue.value) && (fieldValue.value as number) >= 0) field.minLength = { value: fieldValue.value as number, position: at };
+          else reader.problems.error(at, `${label}: min_length must be a whole number of characters, 0 or more`);
+          break;
       }
     }
     if (!field.typeText) {
@@ -82,16 +87,16 @@ export function readStringList(reader: YamlReader, node: Node | null, what: stri
   return values;
 }
 
-/** A list of names with their places (`at_least_one_of: [body, document_paths]`). */
-export function readReferenceList(reader: YamlReader, node: Node | null, what: string, position: SourcePosition): RawReference[] | undefined {
+/** A list of names with their places (`at_least_one_of: [body, document_paths]`); `entry` says what each name is. */
+export function readReferenceList(reader: YamlReader, node: Node | null, what: string, position: SourcePosition, entry = 'field name'): RawReference[] | undefined {
   if (!isSeq(node)) {
-    reader.problems.error(node ? reader.nodeAt(node) : position, `${what} must be a list of field names`);
+    reader.problems.error(node ? reader.nodeAt(node) : position, `${what} must be a list of ${entry}s`);
     return undefined;
   }
   const refs: RawReference[] = [];
   for (const item of node.items as Node[]) {
     if (isScalar(item) && typeof item.value === 'string') refs.push({ ref: item.value, position: reader.nodeAt(item) });
-    else reader.problems.error(reader.nodeAt(item), `${what}: each entry must be a field name`);
+    else reader.problems.error(reader.nodeAt(item), `${what}: each entry must be a ${entry}`);
   }
   return refs;
 }

@@ -1,6 +1,6 @@
 import { isScalar, isSeq, type Node } from 'yaml';
 import { readApiFields, readReferenceList } from './read-api-fields.js';
-import type { RawApiResponse, RawApiType, RawEmits, RawOperation, RawReference, RawTypeText } from './raw-catalog.js';
+import type { RawApiResponse, RawApiTag, RawApiType, RawEmits, RawOperation, RawReference, RawTypeText } from './raw-catalog.js';
 import type { SectionReader } from './read-sections.js';
 import type { YamlReader } from './yaml-reader.js';
 
@@ -9,6 +9,8 @@ const OPERATION_KEYS = ['method', 'path', 'summary', 'description', 'params', 'q
 const RESPONSE_KEYS = ['description', 'json', 'text', 'not_shown'];
 const API_GAP_KEYS = ['topic', 'seed'];
 const API_CONTRADICTION_KEYS = ['topic', 'seed', 'accepted'];
+const API_INFO_KEYS = ['title', 'description', 'contact', 'tags'];
+const API_TAG_KEYS = ['name', 'description', 'operations'];
 const API_ASSUMPTION_KEYS = ['topic', 'seed', 'assumed'];
 
 /** `api_types: { <Name>: { description?, open?, required_not_shown?, at_least_one_of?, fields } }` */
@@ -120,15 +122,45 @@ const readApiGaps: SectionReader = (reader, value, position, out) => {
   }
 };
 
-/** `api_info: { title, description? }`: the API as a whole. */
+/** `api_info: { title, description?, contact?, tags? }`: the API as a whole. */
 const readApiInfo: SectionReader = (reader, value, position, out) => {
   const map = reader.mapValue(value, 'api_info', position);
   if (!map) return;
-  const entries = new Map(reader.entries(map, 'api_info', ['title', 'description']).map(([key, v, at]) => [key, reader.stringValue(v, `api_info: ${key}`, at)]));
-  if (!entries.has('title')) reader.problems.error(position, 'api_info: missing "title"');
-  const description = entries.get('description');
-  out.apiInfo.push({ title: entries.get('title') ?? '', ...(description !== undefined && { description }), position });
+  const texts = new Map<string, string | undefined>();
+  let tags: RawApiTag[] = [];
+  for (const [key, v, at] of reader.entries(map, 'api_info', API_INFO_KEYS)) {
+    if (key === 'tags') tags = readApiTags(reader, v, at);
+    else texts.set(key, reader.stringValue(v, `api_info: ${key}`, at));
+  }
+  if (!texts.has('title')) reader.problems.error(position, 'api_info: missing "title"');
+  const description = texts.get('description');
+  const contact = texts.get('contact');
+  out.apiInfo.push({ title: texts.get('title') ?? '', ...(description !== undefined && { description }), ...(contact !== undefined && { contact }), tags, position });
 };
+
+/** `tags: [{ name, description, operations: [<operationId>, …] }]`: the groups operations are listed in. */
+function readApiTags(reader: YamlReader, node: Node | null, position: RawApiTag['position']): RawApiTag[] {
+  if (!isSeq(node)) {
+    reader.problems.error(node ? reader.nodeAt(node) : position, 'api_info: tags must be a list');
+    return [];
+  }
+  const tags: RawApiTag[] = [];
+  for (const item of node.items as Node[]) {
+    const map = reader.mapValue(item, 'API tag', reader.nodeAt(item));
+    if (!map) continue;
+    const at = reader.nodeAt(map);
+    const tag: RawApiTag = { name: '', description: '', operations: [], position: at };
+    const entries = reader.entries(map, 'API tag', API_TAG_KEYS);
+    for (const [key, v, keyAt] of entries) {
+      if (key === 'name') tag.name = reader.stringValue(v, 'API tag: name', keyAt) ?? '';
+      else if (key === 'description') tag.description = reader.stringValue(v, 'API tag: description', keyAt) ?? '';
+      else tag.operations = readReferenceList(reader, v, 'API tag: operations', keyAt, 'operation id') ?? [];
+    }
+    for (const key of API_TAG_KEYS) if (!entries.some(([k]) => k === key)) reader.problems.error(at, `API tag: missing "${key}"`);
+    tags.push(tag);
+  }
+  return tags;
+}
 
 /** `api_contradictions: [{ topic, seed, accepted }]`: where the seed contradicts itself, and what is accepted. */
 const readApiContradictions: SectionReader = (reader, value, position, out) => {

@@ -4,6 +4,7 @@ import { suggestion } from '../names.js';
 import type { ProblemList } from '../problems.js';
 import type { RawApiField, RawCatalog, RawEmits, RawTypeText } from '../read/raw-catalog.js';
 import { firstByKey } from './flatten-reuse.js';
+import { resolveApiTags } from './resolve-api-tags.js';
 
 /** Strings with a format the REST seed states, written as types in the API notation. */
 export const API_FORMATS: readonly ApiFormatName[] = ['date', 'datetime', 'decimal'];
@@ -71,6 +72,10 @@ export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel
     for (const key of ['description', 'enum', 'examples', 'default', 'whyOptional', 'notShown'] as const) {
       if (field[key] !== undefined) Object.assign(model, { [key]: field[key] });
     }
+    if (field.minLength !== undefined) {
+      if (type.kind === 'primitive' && type.name === 'string') model.minLength = field.minLength.value;
+      else problems.error(field.minLength.position, `min_length of field "${field.name}" of ${owner}: only a string field has a length (the field is ${field.typeText})`);
+    }
     return [model];
   };
 
@@ -130,5 +135,6 @@ export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel
   for (const extra of more) problems.error(extra.position, `api_info is declared once (first at ${info!.position.file}:${info!.position.line}:${info!.position.col})`);
   const contradictions = catalog.apiContradictions.map(({ topic, seed, accepted, position }) => ({ topic, seed, accepted, position }));
   const assumptions = catalog.apiAssumptions.map(({ topic, seed, assumed, position }) => ({ topic, seed, assumed, position }));
-  return { sourceFiles: catalog.apiFiles, title: info?.title ?? '', ...(info?.description !== undefined && { description: info.description }), contradictions, assumptions, operations, types, gaps };
+  const tags = resolveApiTags(info?.tags ?? [], operations.map((op) => op.operationId), problems);
+  return { sourceFiles: catalog.apiFiles, title: info?.title ?? '', ...(info?.description !== undefined && { description: info.description }), ...(info?.contact !== undefined && { contact: info.contact }), tags, contradictions, assumptions, operations, types, gaps };
 }

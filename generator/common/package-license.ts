@@ -1,0 +1,2 @@
+/** The package's licence (SPDX), which the published documents (OpenAPI, AsyncAPI) are under. */
+export const PACKAGE_LICENSE = 'MIT';
