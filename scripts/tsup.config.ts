@@ -9,15 +9,18 @@
  * - the CLI (`cli.js`), which imports the root rather than carrying a second copy;
  * - the REST entry (`rest.js|.cjs`), carrying its own validators;
  * - the broker adapters (`nats`, `redis-streams`), ES module and CommonJS, which import the
- *   root too, and their broker client (a peer dependency, so tsup leaves it external).
+ *   root too, and their broker client (a peer dependency, so tsup leaves it external);
+ * - the emulator (`emulator.js|.cjs`), which imports the root, the REST entry and (only when
+ *   it publishes to a broker) an adapter.
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import { RUNTIME_IMPORTS } from '../generator/common/runtime-imports.js';
 import { eventEntry, eventEntryPath, type EventEntrySource } from '../generator/emit/event-entries.js';
-import { ADAPTER_ENTRIES, distImport, ENTRIES_MODULE, formatOf, ROOT_MODULE } from './package-layout.js';
+import { ADAPTER_ENTRIES, distImport, EMULATOR_ENTRY, ENTRIES_MODULE, formatOf, ROOT_MODULE } from './package-layout.js';
 
 const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: EventEntrySource[] };
+const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 const eventEntries = Object.fromEntries(manifest.events.map((e) => [`events/${e.type}/${e.version}`, `generated/${eventEntryPath(e)}`]));
 /** The validator modules the generated entries import, as the generator writes them. */
 const validatorModules = new Set(manifest.events.map((e) => eventEntry(e).validatorModule));
@@ -40,6 +43,8 @@ const common: Options = {
   // file on one line (whitespace cost about 37 KB installed); bundlers minify for the browser.
   minifyWhitespace: false,
   minifySyntax: true,
+  // The tracer's and meter's version (runtime/internal/telemetry.ts).
+  define: { __EVENT_CATALOG_VERSION__: JSON.stringify(packageVersion) },
 };
 
 /** `../index.js` (the root) stays an import of the built root, in the adapter's own format: one copy of the root's code and classes. */
@@ -48,6 +53,16 @@ const adaptersUseRoot: NonNullable<Options['esbuildPlugins']>[number] = {
   setup(build) {
     const root = distImport(ROOT_MODULE, formatOf(build.initialOptions.format));
     build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: root, external: true }));
+  },
+};
+
+/** The emulator's imports of the root, the REST entry and the adapters stay imports of those built entries, in its own format. */
+const emulatorUsesEntries: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'emulator-uses-entries',
+  setup(build) {
+    const format = formatOf(build.initialOptions.format);
+    build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: distImport(ROOT_MODULE, format), external: true }));
+    build.onResolve({ filter: /^\.\.\/(rest|nats|redis-streams)\/index\.js$/ }, (args) => ({ path: distImport(args.path.split('/')[1]!, format), external: true }));
   },
 };
 
@@ -102,6 +117,8 @@ export default defineConfig([
   { ...common, entry: ADAPTER_ENTRIES, format: ['esm', 'cjs'], dts: { only: true }, external: [/^\.\.\/index\.js$/] },
   // Not minified either: the entry inlines its CommonJS validator module (see above).
   { ...common, entry: { rest: 'runtime/rest/index.ts' }, format: ['esm', 'cjs'], dts: true, minifyWhitespace: false },
+  { ...common, entry: EMULATOR_ENTRY, format: ['esm', 'cjs'], esbuildPlugins: [emulatorUsesEntries] },
+  { ...common, entry: EMULATOR_ENTRY, format: ['esm', 'cjs'], dts: { only: true }, external: [/^\.\.\/index\.js$/, /^\.\.\/rest\/index\.js$/] },
   {
     ...common,
     entry: { cli: 'runtime/cli/main.ts' },
@@ -111,8 +128,9 @@ export default defineConfig([
         name: 'cli-uses-root',
         setup(build) {
           build.onResolve({ filter: /^\.\.\/index\.js$/ }, () => ({ path: './index.js', external: true }));
-          // The dead-letters command loads a broker adapter (and so its client) only when run.
-          build.onResolve({ filter: /^\.\.\/(nats|redis-streams)\/index\.js$/ }, (args) => ({ path: `./${args.path.split('/')[1]}.js`, external: true }));
+          // The dead-letters command loads a broker adapter (and so its client) only when run;
+          // emulate imports the emulator entry.
+          build.onResolve({ filter: /^\.\.\/(nats|redis-streams|emulator)\/index\.js$/ }, (args) => ({ path: `./${args.path.split('/')[1]}.js`, external: true }));
         },
       },
     ],

@@ -32,12 +32,13 @@ const MAY_IMPORT: Record<Folder, readonly string[]> = {
 
 /** Packages each folder may load (Node's built-ins aside, which only the emulator and the CLI use). */
 const MAY_LOAD: Record<Folder, readonly string[]> = {
-  internal: [],
+  // Its types only (checked below): the API itself is an optional peer, loaded at run time by `loadOpenTelemetry`.
+  internal: ['@opentelemetry/api'],
   entries: [],
   root: [],
   rest: [],
-  bus: [],
-  nats: ['@nats-io/jetstream', '@nats-io/transport-node'],
+  bus: ['@opentelemetry/api'],
+  nats: ['@nats-io/jetstream', '@nats-io/transport-node', 'node:crypto'],
   'redis-streams': ['ioredis'],
   // Its broker clients only by dynamic import(), when --nats or --redis asks for them.
   emulator: ['@nats-io/jetstream', '@nats-io/transport-node', 'ioredis', ...builtinModules.map((name) => `node:${name}`)],
@@ -94,6 +95,12 @@ describe('runtime folders', () => {
         .map((s) => `${file} → ${s}`),
     );
     expect(refused).toEqual([]);
+  });
+
+  it('take only types from @opentelemetry/api: it is an optional peer, loaded at run time when the application has it', () => {
+    const valueImports = files.filter((file) => /^import (?!type )[^;]*'@opentelemetry\/api'/m.test(readFileSync(join(RUNTIME, file), 'utf8')));
+    expect(valueImports).toEqual([]);
+    expect(files.filter((file) => /^import type [^;]*'@opentelemetry\/api'/m.test(readFileSync(join(RUNTIME, file), 'utf8'))).length).toBeGreaterThan(0);
   });
 
   it('see every import (the checks would pass vacuously otherwise)', () => {
