@@ -21,15 +21,21 @@ export interface Delivery<M = unknown> {
   message: M;
 }
 
+/** The type and version a message named, as far as it could be read (a rejected message may name neither). */
+export interface NamedEvent {
+  type?: string;
+  version?: string;
+}
+
 export type DeliveryDecision =
   /** The handler returned: acknowledge. */
   | { action: 'handled'; event: CatalogEvent }
   /** An unknown type or version under `unknown: 'ack'`: acknowledge without handling. */
-  | { action: 'ignored'; reason: 'unknown_event_type' | 'unknown_event_version' }
+  | { action: 'ignored'; reason: 'unknown_event_type' | 'unknown_event_version'; named: NamedEvent }
   /** Deliver again after `delayMs`. `error` is what the handler threw, if it threw. */
-  | { action: 'retry'; delayMs: number; reason: DeadLetterReason; error?: unknown }
+  | { action: 'retry'; delayMs: number; reason: DeadLetterReason; error?: unknown; named: NamedEvent }
   /** Store aside with the reason, then acknowledge. */
-  | { action: 'dead_letter'; reason: DeadLetterReason; message: string; issues: EventIssue[] };
+  | { action: 'dead_letter'; reason: DeadLetterReason; message: string; issues: EventIssue[]; named: NamedEvent };
 
 const byteLength = (data: string | Uint8Array): number => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
 
@@ -67,7 +73,7 @@ export function decideDeliveryNow<M>(
   const size = byteLength(data);
   if (size > policy.maxMessageBytes) {
     const text = `message of ${size} bytes is larger than the ${policy.maxMessageBytes} bytes allowed`;
-    return { action: 'dead_letter', reason: 'malformed_message', message: text, issues: [{ path: '', code: 'too_large', message: text }] };
+    return { action: 'dead_letter', reason: 'malformed_message', message: text, issues: [{ path: '', code: 'too_large', message: text }], named: {} };
   }
   const result = decodeEvent(data, policy.mode === 'strict' ? STRICT : TOLERANT);
   if (!result.ok) return rejected(result.error, message, deliveriesOf, policy);
@@ -78,11 +84,11 @@ export function decideDeliveryNow<M>(
     // Inside the try: reading `then` can throw too, which `await` would have caught.
     if (!isThenable(returned)) return { action: 'handled', event };
   } catch (thrown) {
-    return handlerThrew(thrown, message, deliveriesOf, policy);
+    return handlerThrew(thrown, event, message, deliveriesOf, policy);
   }
   return Promise.resolve(returned).then(
     (): DeliveryDecision => ({ action: 'handled', event }),
-    (thrown: unknown) => handlerThrew(thrown, message, deliveriesOf, policy),
+    (thrown: unknown) => handlerThrew(thrown, event, message, deliveriesOf, policy),
   );
 }
 
@@ -91,26 +97,28 @@ const TOLERANT = { mode: 'tolerant' } as const;
 const STRICT = { mode: 'strict' } as const;
 
 function rejected<M>(error: EventError, message: M, deliveriesOf: (message: M) => number, policy: DeliveryPolicy): DeliveryDecision {
+  const named: NamedEvent = { type: error.type, version: error.version };
   if (error.code === 'unknown_event_type' || error.code === 'unknown_event_version') {
-    if (policy.unknown === 'ack') return { action: 'ignored', reason: error.code };
+    if (policy.unknown === 'ack') return { action: 'ignored', reason: error.code, named };
     if (policy.unknown === 'retry') {
       const deliveries = deliveriesOf(message);
-      if (deliveries < policy.maxDeliver) return { action: 'retry', delayMs: retryDelayMs(deliveries, policy.backoffMs), reason: error.code };
+      if (deliveries < policy.maxDeliver) return { action: 'retry', delayMs: retryDelayMs(deliveries, policy.backoffMs), reason: error.code, named };
     }
   }
-  return { action: 'dead_letter', reason: error.code, message: error.message, issues: boundIssues(error.issues) };
+  return { action: 'dead_letter', reason: error.code, message: error.message, issues: boundIssues(error.issues), named };
 }
 
-function handlerThrew<M>(thrown: unknown, message: M, deliveriesOf: (message: M) => number, policy: DeliveryPolicy): DeliveryDecision {
+function handlerThrew<M>(thrown: unknown, event: CatalogEvent, message: M, deliveriesOf: (message: M) => number, policy: DeliveryPolicy): DeliveryDecision {
+  const named: NamedEvent = { type: event.type, version: event.version };
   // A handler that validates again (a `createHandler` in strict mode) can reject what a
   // tolerant decode let through: no retry can fix that either.
   if (thrown instanceof EventValidationError) {
-    return { action: 'dead_letter', reason: thrown.code, message: thrown.message, issues: boundIssues(thrown.issues) };
+    return { action: 'dead_letter', reason: thrown.code, message: thrown.message, issues: boundIssues(thrown.issues), named };
   }
   const deliveries = deliveriesOf(message);
   if (deliveries < policy.maxDeliver) {
-    return { action: 'retry', delayMs: retryDelayMs(deliveries, policy.backoffMs), reason: 'handler_failed', error: thrown };
+    return { action: 'retry', delayMs: retryDelayMs(deliveries, policy.backoffMs), reason: 'handler_failed', error: thrown, named };
   }
   const text = `handler failed on delivery ${deliveries} of ${policy.maxDeliver}: ${describeThrown(thrown)}`;
-  return { action: 'dead_letter', reason: 'handler_failed', message: text, issues: boundIssues([{ path: '', code: 'handler_error', message: describeThrown(thrown) }]) };
+  return { action: 'dead_letter', reason: 'handler_failed', message: text, issues: boundIssues([{ path: '', code: 'handler_error', message: describeThrown(thrown) }]), named };
 }

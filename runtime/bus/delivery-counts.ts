@@ -10,6 +10,11 @@ export interface DeliveryCounts {
   ignored: number;
   retried: number;
   deadLettered: Record<DeadLetterReason, number>;
+  /**
+   * Outside the sum: times the event loop was blocked so long that the messages this consumer
+   * held could not be kept alive (see the consumer's `onWarning`).
+   */
+  stalls: number;
 }
 
 export function emptyCounts(): DeliveryCounts {
@@ -19,6 +24,7 @@ export function emptyCounts(): DeliveryCounts {
     ignored: 0,
     retried: 0,
     deadLettered: Object.fromEntries(DEAD_LETTER_REASONS.map((reason) => [reason, 0])) as Record<DeadLetterReason, number>,
+    stalls: 0,
   };
 }
 

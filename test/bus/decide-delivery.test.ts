@@ -43,6 +43,7 @@ describe('decideDelivery', () => {
       reason: 'invalid_payload',
       message: expect.stringContaining('account_number'),
       issues: [{ path: '/payload/account_number', code: 'required', message: expect.any(String) }],
+      named: { type: 'account.created', version: 'v1' },
     });
   });
 
@@ -59,6 +60,7 @@ describe('decideDelivery', () => {
       reason: 'handler_failed',
       message: 'handler failed on delivery 5 of 5: Error: database down',
       issues: [{ path: '', code: 'handler_error', message: 'Error: database down' }],
+      named: { type: 'account.created', version: 'v1' },
     });
   });
 
@@ -92,8 +94,8 @@ describe('decideDelivery', () => {
     const unknownVersion = json({ ...valid, version: 'v99' });
     it("'ack' drops them without calling the handler", async () => {
       const handler = vi.fn();
-      expect(await decideDelivery(delivery(unknownType), handler, deliveryPolicy({ unknown: 'ack' }))).toEqual({ action: 'ignored', reason: 'unknown_event_type' });
-      expect(await decideDelivery(delivery(unknownVersion), handler, deliveryPolicy({ unknown: 'ack' }))).toEqual({ action: 'ignored', reason: 'unknown_event_version' });
+      expect(await decideDelivery(delivery(unknownType), handler, deliveryPolicy({ unknown: 'ack' }))).toEqual({ action: 'ignored', reason: 'unknown_event_type', named: { type: 'account.teleported', version: 'v1' } });
+      expect(await decideDelivery(delivery(unknownVersion), handler, deliveryPolicy({ unknown: 'ack' }))).toEqual({ action: 'ignored', reason: 'unknown_event_version', named: { type: 'account.created', version: 'v99' } });
       expect(handler).not.toHaveBeenCalled();
     });
     it("'retry' leaves them for another consumer until maxDeliver, then dead-letters them", async () => {
@@ -167,6 +169,7 @@ describe('decideDeliveryNow', () => {
       reason: 'handler_failed',
       message: 'handler failed on delivery 5 of 5: Error: database down',
       issues: [{ path: '', code: 'handler_error', message: 'Error: database down' }],
+      named: { type: 'account.created', version: 'v1' },
     });
   });
 
@@ -228,6 +231,7 @@ describe('counts', () => {
       ignored: 0,
       retried: 1,
       deadLettered: { malformed_message: 1, invalid_payload: 1, unknown_event_type: 0, unknown_event_version: 1, handler_failed: 0 },
+      stalls: 0,
     });
     expect(counts.handled + counts.ignored + counts.retried + totalDeadLettered(counts)).toBe(counts.received);
   });
