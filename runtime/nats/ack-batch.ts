@@ -24,6 +24,8 @@ export class AckBatch {
     private readonly counts: DeliveryCounts,
     private readonly maxHeld: number,
     private readonly maxHoldMs: number,
+    /** Told how many messages a send acknowledged, once the server has confirmed them. */
+    private readonly onSent: (count: number) => void = () => undefined,
   ) {}
 
   /** Holds the ack of a message that was handled (or, `ignored`, skipped on purpose). */
@@ -50,8 +52,15 @@ export class AckBatch {
     }
     const held = this.held;
     let sent = 0;
+    let confirmed: Promise<unknown> | undefined;
     try {
-      for (; sent < held.length; sent++) held[sent]!.ack();
+      for (; sent < held.length - 1; sent++) held[sent]!.ack();
+      // The last one asks the server to confirm: it processes a consumer's acks in order, so
+      // once this one is confirmed, the whole burst is settled on the server too.
+      if (held.length > 0) {
+        confirmed = held[sent]!.ackAck();
+        sent += 1;
+      }
     } finally {
       // What could not be acknowledged is not counted: the server delivers it again.
       let ignored = 0;
@@ -61,6 +70,14 @@ export class AckBatch {
       this.counts.ignored += ignored;
       held.length = 0;
       this.ignoredAt.length = 0;
+      const count = sent;
+      if (confirmed === undefined) {
+        if (count > 0) this.onSent(count);
+      } else
+        void confirmed.then(
+          () => this.onSent(count),
+          () => this.onSent(count),
+        );
     }
   }
 

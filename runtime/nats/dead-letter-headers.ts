@@ -6,8 +6,23 @@ export const DEAD_LETTER_HEADERS = {
   issues: 'Catalog-Issues',
   /** The subject the original was published on; replay publishes there again. */
   subject: 'Catalog-Subject',
+  /** The stream that holds the original. */
+  stream: 'Catalog-Stream',
   /** The original's sequence in its stream. */
   streamSeq: 'Catalog-Stream-Seq',
   /** How many times the original had been delivered. */
   deliveries: 'Catalog-Deliveries',
+  /**
+   * `true` on a dead letter by reference: the original was too large to travel whole with its
+   * headers under the server's `max_payload`, so the dead letter's data is only its first KiB
+   * and the original stays in its stream (`Catalog-Stream`, `Catalog-Stream-Seq`).
+   */
+  byReference: 'Catalog-By-Reference',
+  /** By reference: the original's size in bytes. */
+  originalSize: 'Catalog-Original-Size',
+  /** By reference: the SHA-256 of the original's bytes, in hex. */
+  originalSha256: 'Catalog-Original-Sha256',
 } as const;
+
+/** How much of the original a dead letter by reference carries. */
+export const REFERENCE_HEAD_BYTES = 1024;

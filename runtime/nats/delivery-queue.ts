@@ -2,10 +2,13 @@ import type { JsMsg } from '@nats-io/jetstream';
 
 /**
  * The messages the server has delivered and the handler has not reached yet, in delivery
- * order (`pullMessages` fills it, at most `maxMessages`). Behind a slow handler they may wait
+ * order (`pullMessages` fills it). Behind a slow handler they may wait
  * longer than `ack_wait`, and the server would deliver them again; held here rather than
  * inside the client's iterator, they are in reach: `reportWaiting()` marks each one that has
  * waited since the previous report in progress (`working()`), which restarts its `ack_wait`.
+ * It also counts every message delivered and not yet settled (acknowledged, nak'ed or
+ * terminated), wherever it is: waiting here, in the handler, or with its ack held back; the
+ * pulls keep that count, plus what they asked for, within `maxMessages`.
  */
 export class DeliveryQueue {
   private items: (JsMsg | undefined)[] = [];
@@ -13,14 +16,38 @@ export class DeliveryQueue {
   /** Messages below this index were already waiting at the previous report. */
   private reportedUpTo = 0;
   private wakeUp: (() => void) | null = null;
-  /** Pullers waiting for room: each looks again when a message is taken or `wakeWaiters()` is called. */
+  /** Pullers waiting for room: each looks again when messages are settled or `wakeWaiters()` is called. */
   private rooms: (() => void)[] = [];
   private ended = false;
+  /** Delivered and not yet settled. */
+  private held = 0;
 
   readonly push = (msg: JsMsg): void => {
     this.items.push(msg);
+    this.held += 1;
     this.wake();
   };
+
+  /** `count` messages were acknowledged, nak'ed or terminated: room for more. */
+  settled(count: number): void {
+    if (count <= 0) return;
+    this.held -= count;
+    if (this.rooms.length > 0) this.wakeWaiters();
+  }
+
+  /** Messages delivered and not yet settled: waiting, in the handler, or with their ack held. */
+  get unsettled(): number {
+    return this.held;
+  }
+
+  /** Takes every waiting message out of the queue at once (to hand them back on `stop()`). */
+  drain(): JsMsg[] {
+    const waiting = this.items.slice(this.head) as JsMsg[];
+    this.items = [];
+    this.head = 0;
+    this.reportedUpTo = 0;
+    return waiting;
+  }
 
   /** No more messages will come: once the queue is empty, `wait()` resolves `false`. */
   end(): void {
@@ -33,7 +60,6 @@ export class DeliveryQueue {
     if (this.head === this.items.length) return undefined;
     const msg = this.items[this.head]!;
     this.items[this.head++] = undefined;
-    if (this.rooms.length > 0) this.wakeWaiters();
     // Drop the handled front now and then, so the array does not grow for ever.
     if (this.head >= 1024 && this.head * 2 >= this.items.length) {
       this.items = this.items.slice(this.head);
@@ -49,9 +75,13 @@ export class DeliveryQueue {
     return this.head < this.items.length;
   }
 
-  /** Resolves once `ready()` holds, looking again each time a message is taken or `wakeWaiters()` is called. */
-  async roomFor(ready: () => boolean): Promise<void> {
-    while (!ready()) await new Promise<void>((resolve) => this.rooms.push(resolve));
+  /**
+   * Resolves the next time messages are settled or `wakeWaiters()` is called. A puller checks
+   * for room again after it, and reserves that room in the same synchronous step as the check:
+   * two pullers woken together must not both take the same room.
+   */
+  roomChanged(): Promise<void> {
+    return new Promise<void>((resolve) => this.rooms.push(resolve));
   }
 
   /** Wakes the pullers waiting for room, to look again. */

@@ -1,5 +1,7 @@
 import type { JetStreamClient, PubAck } from '@nats-io/jetstream';
-import { EventValidationError, validateEvent, type ValidationMode } from '../index.js';
+import { headers } from '@nats-io/transport-node';
+import { producerTelemetry } from '../bus/index.js';
+import { EventValidationError, validateEvent, type CatalogEvent, type ValidationMode } from '../index.js';
 import { connectionOf } from './connection-of.js';
 
 /**
@@ -25,11 +27,14 @@ export const eventSubject = (event: { type: string; version: string }): string =
 
 /**
  * Validates `event`, then publishes it to JetStream and resolves with the server's
- * acknowledgement. An invalid event is a rejected promise with an `EventValidationError`
- * (its `error` is the `EventError`), and nothing is published. So is an event too large to
- * be dead-lettered whole: within `DEAD_LETTER_HEADROOM` bytes of the server's `max_payload`.
+ * acknowledgement. `event` is typed by the catalog (a misspelt field or an unknown version
+ * does not compile); it is still validated at run time: an invalid event is a rejected
+ * promise with an `EventValidationError` (its `error` is the `EventError`), and nothing is
+ * published. So is an event too large to be dead-lettered whole: within
+ * `DEAD_LETTER_HEADROOM` bytes of the server's `max_payload`. With OpenTelemetry, a PRODUCER
+ * span `send <subject>` and the trace context in the message's headers.
  */
-export async function publishEvent(js: JetStreamClient, event: unknown, options: PublishEventOptions = {}): Promise<PubAck> {
+export async function publishEvent(js: JetStreamClient, event: CatalogEvent, options: PublishEventOptions = {}): Promise<PubAck> {
   const result = validateEvent(event, { mode: options.mode ?? 'strict' });
   if (!result.ok) throw new EventValidationError(result.error);
   const subject = options.subject ?? eventSubject(result.event);
@@ -42,8 +47,16 @@ export async function publishEvent(js: JetStreamClient, event: unknown, options:
         'a consumer could not dead-letter it whole, so it is not published. Raise max_payload on the server, or send less.',
     );
   }
+  const telemetry = await producerTelemetry();
+  const publish = (carrier: Record<string, string>): Promise<PubAck> => {
+    const names = Object.keys(carrier);
+    if (names.length === 0) return js.publish(subject, data, options.msgId === undefined ? undefined : { msgID: options.msgId });
+    const h = headers();
+    for (const name of names) h.set(name, carrier[name]!);
+    return js.publish(subject, data, { headers: h, ...(options.msgId !== undefined && { msgID: options.msgId }) });
+  };
   try {
-    return await js.publish(subject, data, options.msgId === undefined ? undefined : { msgID: options.msgId });
+    return await (telemetry ? telemetry.send({ system: 'nats', destination: subject }, result.event, options.msgId, publish) : publish({}));
   } catch (error) {
     // The server answers "no responders" both when JetStream is off and when no stream captures
     // the subject; the client calls both `JetStreamNotEnabled`. The missing stream is the usual cause.

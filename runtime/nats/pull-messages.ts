@@ -27,9 +27,10 @@ export interface Puller {
 
 /**
  * Pulls messages from the consumer into the queue in batches of half of `maxMessages`, two
- * pulls in flight, a new one only when the messages waiting and those asked for leave room
- * for it. The client never holds more than `maxMessages`, and every message it holds is in
- * the queue, where the consumer can report it in progress (nats.js's `consume()` either keeps
+ * pulls in flight, a new one only when the messages not yet settled (`queue.unsettled`:
+ * waiting, in the handler, or with their ack held back) and those asked for leave room for
+ * it. So the consumer never holds more than `maxMessages` unacknowledged, and every message
+ * waiting is in the queue, where the consumer can report it in progress (nats.js's `consume()` either keeps
  * its buffer out of reach or, with a callback, keeps pulling however many wait). A failed pull
  * is tried again while the connection is open (a server restarting, a cluster electing a
  * leader); the pulls end when the connection closes or the consumer is gone.
@@ -72,8 +73,9 @@ export function pullMessages(consumer: Consumer, queue: DeliveryQueue, options: 
     let failures = 0;
     let notFound = 0;
     while (!done()) {
-      await queue.roomFor(() => queue.waiting + requested + batchSize <= maxMessages || done());
+      while (!done() && queue.unsettled + requested + batchSize > maxMessages) await queue.roomChanged();
       if (done()) return;
+      // In the same synchronous step as the check above: the other puller sees this room taken.
       requested += batchSize;
       let delivered = 0;
       let batch: ConsumerMessages | undefined;

@@ -1,13 +1,24 @@
 /**
  * The NATS consumer's held acks: sent together once the buffered messages are done, at the
- * latest after `maxHeld` acks or `maxHoldMs`; counted only once sent.
+ * latest after `maxHeld` acks or `maxHoldMs`; counted only once sent; settled (room for the
+ * next pull) only once the server has confirmed the last ack of the burst.
  */
 import type { JsMsg } from '@nats-io/jetstream';
 import { describe, expect, it, vi } from 'vitest';
 import { emptyCounts, totalDeadLettered, type DeliveryCounts } from '../../runtime/bus/index.js';
 import { AckBatch } from '../../runtime/nats/ack-batch.js';
 
-const fakeMsg = (ack: () => void = () => undefined) => ({ ack: vi.fn(ack) }) as unknown as JsMsg & { ack: ReturnType<typeof vi.fn> };
+/** A message whose `ack()` and `ackAck()` both call `ack` (the last of a burst is sent as `ackAck()`, confirmed when `confirm` resolves). */
+const fakeMsg = (ack: () => void = () => undefined, confirm: Promise<boolean> = Promise.resolve(true)) => {
+  const acks = vi.fn(ack);
+  return {
+    ack: acks,
+    ackAck: () => {
+      acks();
+      return confirm;
+    },
+  } as unknown as JsMsg & { ack: ReturnType<typeof vi.fn> };
+};
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const addsUp = (counts: DeliveryCounts) => counts.handled + counts.ignored + counts.retried + totalDeadLettered(counts) === counts.received;
 
@@ -61,6 +72,22 @@ describe('AckBatch', () => {
     await nextTurn();
     expect(msg.ack).toHaveBeenCalledTimes(1);
     expect(counts).toMatchObject({ received: 1, handled: 1 });
+  });
+
+  it('reports the burst settled only once the server has confirmed its last ack', async () => {
+    let confirm!: (value: boolean) => void;
+    const confirmed = new Promise<boolean>((resolve) => (confirm = resolve));
+    const settled = vi.fn();
+    const batch = new AckBatch(emptyCounts(), 100, 10_000, settled);
+    const msgs = [fakeMsg(), fakeMsg(), fakeMsg(undefined, confirmed)];
+    for (const msg of msgs) batch.hold(msg, false);
+    batch.send();
+    expect(msgs.map((m) => m.ack.mock.calls.length)).toEqual([1, 1, 1]);
+    await nextTurn();
+    expect(settled).not.toHaveBeenCalled();
+    confirm(true);
+    await nextTurn();
+    expect(settled).toHaveBeenCalledExactlyOnceWith(3);
   });
 
   it('counts only the acks that went out when one fails, and throws its error', () => {

@@ -3,19 +3,21 @@
  * consuming or ends with `closed` rejected by an error that says what failed; it never
  * retries a dead letter silently forever, and never drops one.
  */
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
-import { consumeEvents, DEAD_LETTER_HEADERS, DEAD_LETTER_HEADROOM, publishEvent } from '../../runtime/nats/index.js';
+import { consumeEvents, DEAD_LETTER_HEADERS, DEAD_LETTER_HEADROOM, publishEvent, replayDeadLetters } from '../../runtime/nats/index.js';
 import { restartableNatsServer, startNatsServer } from './brokers.js';
 import { until } from './until.js';
+import type { CatalogEvent } from '../../runtime/index.js';
 
 const MiB = 1024 * 1024;
 const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
-const valid = (account: string) => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
+const valid = (account: string): CatalogEvent => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -177,7 +179,7 @@ describe('consumeEvents under broker faults', () => {
     const { js, jsm } = await broker(maxPayloadArgs(64 * 1024));
     await jsm.streams.add({ name: 'EVENTS', subjects: ['events.>'] });
     const sized = (bytes: number) => {
-      const event = { type: 'account.created', version: 'v1', payload: { account_number: '', account_user_emails: [] as string[] } };
+      const event = { type: 'account.created', version: 'v1', payload: { account_number: '', account_user_emails: [] as string[] } } satisfies CatalogEvent;
       event.payload.account_number = 'A'.repeat(bytes - JSON.stringify(event).length);
       expect(JSON.stringify(event).length).toBe(bytes);
       return event;
@@ -187,15 +189,36 @@ describe('consumeEvents under broker faults', () => {
     await expect(publishEvent(js, sized(64 * 1024 - DEAD_LETTER_HEADROOM))).resolves.toMatchObject({ stream: 'EVENTS' });
   }, 60_000);
 
-  it('rejects closed, rather than loop, when even a dead letter without issues exceeds max_payload', async () => {
+  it('dead-letters by reference, and goes on, a message too large to travel whole with its headers; replay leaves it (too_large)', async () => {
     const { js, jsm, consumer } = await broker(maxPayloadArgs(MiB));
     await jsm.streams.add({ name: 'EV_DEAD', subjects: ['dead.>'] });
-    await js.publish('ev.x', invalidOfSize(MiB - 1));
-    const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject: 'dead.ev', backoffMs: 20 });
-    const outcome = await settled(consumption.closed, 20_000);
-    expect(outcome.state).toBe('rejected');
-    expect(outcome.error!.message).toMatch(/exceeds the server's max_payload of 1048576 bytes/);
-    expect(consumption.counts.retried).toBe(0);
-    expect((await jsm.streams.info('EV_DEAD')).state.messages).toBe(0);
+    const data = invalidOfSize(MiB - 1);
+    await js.publish('ev.x', data);
+    await js.publish('ev.x', encode(valid('A-after')));
+    const handled: string[] = [];
+    const consumption = consumeEvents(consumer, (event) => void handled.push((event.payload as { account_number: string }).account_number), { js, deadLetterSubject: 'dead.ev', backoffMs: 20 });
+    await until(() => consumption.counts.handled === 1, 'the message behind it handled', 30_000);
+    await consumption.stop();
+    await expect(consumption.closed).resolves.toBeUndefined();
+    expect(handled).toEqual(['A-after']);
+    expect(consumption.counts).toMatchObject({ received: 2, handled: 1, retried: 0, deadLettered: { invalid_payload: 1 } });
+    const stored = await jsm.streams.getMessage('EV_DEAD', { seq: 1 });
+    expect(stored!.data).toEqual(data.subarray(0, 1024));
+    expect(Object.fromEntries(Object.values(DEAD_LETTER_HEADERS).map((h) => [h, stored!.header.get(h)]))).toEqual({
+      'Catalog-Reason': 'invalid_payload',
+      'Catalog-Issues': expect.stringContaining('/payload/account_number'),
+      'Catalog-Subject': 'ev.x',
+      'Catalog-Stream': 'EV',
+      'Catalog-Stream-Seq': '1',
+      'Catalog-Deliveries': '1',
+      'Catalog-By-Reference': 'true',
+      'Catalog-Original-Size': String(MiB - 1),
+      'Catalog-Original-Sha256': createHash('sha256').update(data).digest('hex'),
+    });
+    // The original stays in its stream, where the reference points, and is not delivered again.
+    expect((await jsm.streams.getMessage('EV', { seq: 1 }))!.data).toEqual(data);
+    expect(await consumer.info()).toMatchObject({ num_pending: 0, num_ack_pending: 0 });
+    expect(await replayDeadLetters(jsm, { stream: 'EV_DEAD', maxMessageBytes: 2 * MiB })).toMatchObject({ examined: 1, moved: 0, kept: { too_large: 1 } });
+    expect((await jsm.streams.info('EV_DEAD')).state.messages).toBe(1);
   }, 60_000);
 });

@@ -12,7 +12,7 @@ import { consumeEvents, DEAD_LETTER_HEADERS, publishEvent, replayDeadLetters } f
 import { startNatsServer, type RunningBroker } from './brokers.js';
 import { until } from './until.js';
 
-const valid = (account: string) => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
+const valid = (account: string): CatalogEvent => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
 const encode = (value: unknown) => new TextEncoder().encode(typeof value === 'string' ? value : JSON.stringify(value));
 
 let server: RunningBroker;
@@ -44,7 +44,7 @@ async function deadLetters(stream: string) {
   const letters = [];
   for (let seq = info.state.first_seq; seq <= info.state.last_seq && info.state.messages > 0; seq++) {
     const stored = await jsm.streams.getMessage(stream, { seq }).catch(() => null);
-    if (stored) letters.push({ data: new TextDecoder().decode(stored.data), headers: Object.fromEntries(Object.values(DEAD_LETTER_HEADERS).map((h) => [h, stored.header.get(h)])) });
+    if (stored) letters.push({ data: new TextDecoder().decode(stored.data), headers: Object.fromEntries(Object.values(DEAD_LETTER_HEADERS).map((h) => [h, stored.header.get(h)]).filter(([, value]) => value !== '')) });
   }
   return letters;
 }
@@ -71,11 +71,12 @@ describe('publishEvent', () => {
 
   it('rejects an invalid event with its EventError and publishes nothing', async () => {
     const before = (await jsm.streams.info('PUB')).state.messages;
-    const extra = { ...valid('A-3'), payload: { ...valid('A-3').payload, nickname: 'x' } };
+    // Not a catalog event (the type says so): what run-time validation is there for.
+    const extra = { ...valid('A-3'), payload: { ...valid('A-3').payload, nickname: 'x' } } as unknown as CatalogEvent;
     const rejected = await publishEvent(js, extra).catch((error: unknown) => error);
     expect(rejected).toBeInstanceOf(EventValidationError);
     expect((rejected as EventValidationError).error).toMatchObject({ code: 'invalid_payload', issues: [{ path: '/payload/nickname', code: 'additional_property' }] });
-    await expect(publishEvent(js, { type: 'nope', version: 'v1', payload: {} })).rejects.toMatchObject({ error: { code: 'unknown_event_type' } });
+    await expect(publishEvent(js, { type: 'nope', version: 'v1', payload: {} } as unknown as CatalogEvent)).rejects.toMatchObject({ error: { code: 'unknown_event_type' } });
     // Tolerant on request, and to a subject of the caller's choosing.
     await expect(publishEvent(js, extra, { mode: 'tolerant', subject: 'events.custom' })).resolves.toMatchObject({ duplicate: false });
     expect((await jsm.streams.info('PUB')).state.messages).toBe(before + 1);
@@ -128,6 +129,7 @@ describe('consumeEvents', () => {
       ignored: 0,
       retried: 3,
       deadLettered: { malformed_message: 1, invalid_payload: 1, unknown_event_type: 1, unknown_event_version: 1, handler_failed: 1 },
+      stalls: 0,
     });
     const letters = await deadLetters(`${name}_DEAD`);
     expect(letters.map((l) => l.headers['Catalog-Reason'])).toEqual(['invalid_payload', 'malformed_message', 'unknown_event_type', 'unknown_event_version', 'handler_failed']);
@@ -136,6 +138,7 @@ describe('consumeEvents', () => {
       'Catalog-Reason': 'invalid_payload',
       'Catalog-Issues': expect.any(String),
       'Catalog-Subject': `${name}.events`,
+      'Catalog-Stream': name,
       'Catalog-Stream-Seq': '2',
       'Catalog-Deliveries': '1',
     });
