@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { EventValidationError, validateEvent, type ValidationMode } from '../index.js';
+import { producerTelemetry } from '../bus/index.js';
+import { EventValidationError, validateEvent, type CatalogEvent, type ValidationMode } from '../index.js';
 
 export interface PublishEventOptions {
   /** The stream to add to. */
@@ -17,11 +18,11 @@ export interface PublishEventOptions {
   duplicateWindowMs?: number;
 }
 
-/** Adds the entry unless the id was seen within the window; returns the entry's id either way. KEYS: stream, id key. ARGV: window ms, field, message. */
+/** Adds the entry unless the id was seen within the window; returns the entry's id either way. KEYS: stream, id key. ARGV: window ms, the entry's fields. */
 const PUBLISH_ONCE_SCRIPT = `
 local first = redis.call('GET', KEYS[2])
 if first then return first end
-local id = redis.call('XADD', KEYS[1], '*', ARGV[2], ARGV[3])
+local id = redis.call('XADD', KEYS[1], '*', unpack(ARGV, 2))
 redis.call('SET', KEYS[2], id, 'PX', ARGV[1])
 return id
 `;
@@ -31,11 +32,13 @@ export const MESSAGE_FIELD = 'message';
 
 /**
  * Validates `event`, then `XADD <stream> * message <json>` (once per `msgId` within its
- * window, when one is given); resolves with the entry id. An
- * invalid event is a rejected promise with an `EventValidationError` (its `error` is the
- * `EventError`), and nothing is added.
+ * window, when one is given); resolves with the entry id. `event` is typed by the catalog (a
+ * misspelt field or an unknown version does not compile); it is still validated at run time:
+ * an invalid event is a rejected promise with an `EventValidationError` (its `error` is the
+ * `EventError`), and nothing is added. With OpenTelemetry, a PRODUCER span `send <stream>`
+ * and the trace context in the entry's `traceparent` and `tracestate` fields.
  */
-export async function publishEvent(redis: Redis, event: unknown, options: PublishEventOptions): Promise<string> {
+export async function publishEvent(redis: Redis, event: CatalogEvent, options: PublishEventOptions): Promise<string> {
   const result = validateEvent(event, { mode: options.mode ?? 'strict' });
   if (!result.ok) throw new EventValidationError(result.error);
   const text = JSON.stringify(result.event);
@@ -43,9 +46,14 @@ export async function publishEvent(redis: Redis, event: unknown, options: Publis
   if (msgId !== undefined) {
     if (typeof msgId !== 'string' || msgId === '') throw new TypeError('redis-streams: msgId must be a non-empty string');
     if (!Number.isInteger(duplicateWindowMs) || duplicateWindowMs < 1) throw new RangeError(`redis-streams: duplicateWindowMs must be a positive integer, got ${String(duplicateWindowMs)}`);
-    return String(await redis.eval(PUBLISH_ONCE_SCRIPT, 2, stream, `${stream}:msg-id:${msgId}`, duplicateWindowMs, MESSAGE_FIELD, text));
   }
-  const id = await redis.xadd(stream, '*', MESSAGE_FIELD, text);
-  if (id === null) throw new Error(`redis-streams: XADD to ${stream} added nothing`);
-  return id;
+  const add = async (carrier: Record<string, string>): Promise<string> => {
+    const fields = [MESSAGE_FIELD, text, ...Object.entries(carrier).flat()];
+    if (msgId !== undefined) return String(await redis.eval(PUBLISH_ONCE_SCRIPT, 2, stream, `${stream}:msg-id:${msgId}`, duplicateWindowMs, ...fields));
+    const id = await redis.xadd(stream, '*', ...fields);
+    if (id === null) throw new Error(`redis-streams: XADD to ${stream} added nothing`);
+    return id;
+  };
+  const telemetry = await producerTelemetry();
+  return telemetry ? telemetry.send({ system: 'redis', destination: stream }, result.event, msgId, add) : add({});
 }

@@ -1,6 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { EventErrorCode } from '../index.js';
 import { emptyTally, keep, recheck, TOO_LARGE, tooLarge, type ReplaySelection, type ReplayTally } from '../bus/replay.js';
+import { DEAD_LETTER_FIELDS } from './dead-letter-fields.js';
+import { decodeOriginalFields } from './original-fields.js';
 import { MESSAGE_FIELD } from './publish-event.js';
 import { replyText, toEntries } from './stream-replies.js';
 
@@ -18,9 +20,11 @@ const PAGE = 200;
 
 /**
  * After an upgrade (a newer catalog, a fixed handler): re-validates every dead letter; each
- * one that is valid now is added to `stream` again and deleted from the dead-letter stream in
- * one `MULTI`. The rest stay, counted by the reason they still fail (`too_large`: valid, but
- * over `maxMessageBytes`, so the consumers would refuse it again).
+ * one that is valid now is added to `stream` again, as the entry it was (every field, byte for
+ * byte, from `original_fields`; a dead letter written before that field existed gives back its
+ * `message` alone), and deleted from the dead-letter stream in one `MULTI`. The rest stay,
+ * counted by the reason they still fail (`too_large`: valid, but over `maxMessageBytes`, so the
+ * consumers would refuse it again).
  */
 export async function replayDeadLetters(redis: Redis, options: ReplayDeadLettersOptions): Promise<ReplayReport> {
   const report: ReplayReport = emptyTally();
@@ -31,7 +35,7 @@ export async function replayDeadLetters(redis: Redis, options: ReplayDeadLetters
     for (const entry of page) {
       if (report.examined >= limit) break;
       report.examined += 1;
-      const data = entry.fields.get(MESSAGE_FIELD) ?? Buffer.alloc(0);
+      const data = entry.fields.get(DEAD_LETTER_FIELDS.message) ?? Buffer.alloc(0);
       const result = recheck(data, options);
       if (!result.ok) {
         keep(report, result.error.code);
@@ -43,13 +47,15 @@ export async function replayDeadLetters(redis: Redis, options: ReplayDeadLetters
       }
       let id = '';
       if (!options.dryRun) {
-        const results = await redis.multi().xadd(options.stream, '*', MESSAGE_FIELD, data).xdel(options.deadLetterStream, entry.id).exec();
+        const originalFields = entry.fields.get(DEAD_LETTER_FIELDS.originalFields);
+        const fields = (originalFields && decodeOriginalFields(originalFields.toString('utf8'), data)) ?? [Buffer.from(MESSAGE_FIELD), data];
+        const results = await redis.multi().xadd(options.stream, '*', ...fields).xdel(options.deadLetterStream, entry.id).exec();
         const failed = results?.find(([error]) => error !== null)?.[0];
         if (results === null || failed) throw failed ?? new Error('redis-streams: replay transaction aborted');
         id = replyText(results[0]?.[1]);
       }
       report.moved += 1;
-      report.movedMessages.push({ deadLetterId: entry.id, id, reason: entry.fields.get('reason')?.toString('utf8') ?? '' });
+      report.movedMessages.push({ deadLetterId: entry.id, id, reason: entry.fields.get(DEAD_LETTER_FIELDS.reason)?.toString('utf8') ?? '' });
     }
     if (page.length < PAGE) break;
     start = `(${page[page.length - 1]!.id}`;

@@ -3,28 +3,36 @@
  * RESP3 maps flattened to arrays (ioredis' default) or RESP3 maps as objects.
  */
 
-/** One stream entry: its id and its fields, values kept as the bytes stored. */
+/** One stream entry: its id and its fields, names and values kept as the bytes stored. */
 export interface StreamEntry {
   id: string;
+  /** Every field in order, as stored (a name may even repeat). */
+  pairs: [Buffer, Buffer][];
+  /** The fields by name (read as UTF-8), the first of each name: for looking one up. */
   fields: Map<string, Buffer>;
 }
 
 const text = (value: unknown): string => (Buffer.isBuffer(value) ? value.toString('utf8') : String(value));
+const bytes = (value: unknown): Buffer => (Buffer.isBuffer(value) ? value : Buffer.from(String(value)));
 
 /** `[id, [field, value, …]]` → a `StreamEntry`; `null` for an entry deleted while pending. */
 export function toEntry(raw: unknown): StreamEntry | null {
   if (!Array.isArray(raw) || raw.length < 2) return null;
   const [id, flat] = raw as [unknown, unknown];
   const fields = new Map<string, Buffer>();
+  const pairs: [Buffer, Buffer][] = [];
   if (Array.isArray(flat)) {
     for (let i = 0; i + 1 < flat.length; i += 2) {
-      const value: unknown = flat[i + 1];
-      fields.set(text(flat[i]), Buffer.isBuffer(value) ? value : Buffer.from(String(value)));
+      const name = bytes(flat[i]);
+      const value = bytes(flat[i + 1]);
+      pairs.push([name, value]);
+      const key = name.toString('utf8');
+      if (!fields.has(key)) fields.set(key, value);
     }
   } else if (flat === null) {
     return null;
   }
-  return { id: text(id), fields };
+  return { id: text(id), pairs, fields };
 }
 
 export const toEntries = (raw: unknown): StreamEntry[] => (Array.isArray(raw) ? raw.map(toEntry).filter((e): e is StreamEntry => e !== null) : []);

@@ -8,8 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { consumeEvents, publishEvent } from '../../runtime/redis-streams/index.js';
 import { restartableRedisServer } from './brokers.js';
 import { until } from './until.js';
+import type { CatalogEvent } from '../../runtime/index.js';
 
-const valid = (account: string) => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
+const valid = (account: string): CatalogEvent => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

@@ -11,7 +11,7 @@ import { consumeEvents, publishEvent, replayDeadLetters, type StreamMessage } fr
 import { startRedisServer, type RunningBroker } from './brokers.js';
 import { until } from './until.js';
 
-const valid = (account: string) => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
+const valid = (account: string): CatalogEvent => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
 
 let server: RunningBroker;
 let redis: Redis;
@@ -66,7 +66,8 @@ describe('publishEvent', () => {
   }, 30_000);
 
   it('rejects an invalid event with its EventError and adds nothing', async () => {
-    const extra = { ...valid('A-2'), payload: { ...valid('A-2').payload, nickname: 'x' } };
+    // Not a catalog event (the type says so): what run-time validation is there for.
+    const extra = { ...valid('A-2'), payload: { ...valid('A-2').payload, nickname: 'x' } } as unknown as CatalogEvent;
     const rejected = await publishEvent(redis, extra, { stream: 'pub' }).catch((error: unknown) => error);
     expect(rejected).toBeInstanceOf(EventValidationError);
     expect((rejected as EventValidationError).error).toMatchObject({ code: 'invalid_payload', issues: [{ path: '/payload/nickname', code: 'additional_property' }] });
@@ -116,6 +117,7 @@ describe('consumeEvents', () => {
       ignored: 0,
       retried: 3,
       deadLettered: { malformed_message: 2, invalid_payload: 1, unknown_event_type: 1, unknown_event_version: 1, handler_failed: 1 },
+      stalls: 0,
     });
     const letters = await deadLetters('mix:dead');
     expect(letters.map((l) => [l.reason, l.original_id])).toEqual([
@@ -126,7 +128,15 @@ describe('consumeEvents', () => {
       ['malformed_message', ids[8]],
       ['handler_failed', ids[6]],
     ]);
-    expect(letters[1]).toEqual({ message: '{"type": "account.created",', reason: 'malformed_message', issues: expect.any(String), original_id: ids[2], deliveries: '1' });
+    expect(letters[1]).toEqual({
+      message: '{"type": "account.created",',
+      reason: 'malformed_message',
+      issues: expect.any(String),
+      original_id: ids[2],
+      deliveries: '1',
+      // Every field of the original, in order; the message itself once, in `message`.
+      original_fields: '[["message",null]]',
+    });
     expect(JSON.parse(letters[0]!.issues!)).toEqual([{ path: '/payload/account_number', code: 'required', message: expect.any(String) }]);
     expect(letters[5]).toMatchObject({ deliveries: '3', message: JSON.stringify(valid('BROKEN')) });
     expect(JSON.parse(letters[5]!.issues!)).toEqual([{ path: '', code: 'handler_error', message: 'Error: database down' }]);
@@ -193,7 +203,10 @@ describe('consumeEvents', () => {
     await consumption.stop();
     const [letter] = await deadLetters('fieldless:dead');
     expect(letter).toMatchObject({ message: '', reason: 'malformed_message', original_id: id });
-    expect(JSON.parse(letter!.original_fields!)).toEqual({ payload: '{"a":1}', source: 'legacy' });
+    expect(JSON.parse(letter!.original_fields!)).toEqual([
+      ['payload', '{"a":1}'],
+      ['source', 'legacy'],
+    ]);
   }, 30_000);
 
   it('a batch that outlives claimIdleMs: each rejected entry dead-lettered once, by whichever consumer owns it', async () => {
