@@ -1,0 +1,285 @@
+/**
+ * No message lost to a consumer's own settings, on real brokers: a NATS consumer whose
+ * `max_deliver` would drop messages refuses to start; NATS never holds more than
+ * `maxMessages` unacknowledged; `stop()` hands back what waits behind a running handler at
+ * once, on both brokers; a handler that blocks the event loop past the redelivery time is
+ * noticed and said once; a Redis dead letter keeps every field of its entry, byte for byte,
+ * and replay writes the entry back as it was; a NATS replay reads only what the dead-letter
+ * stream holds, however long its history.
+ */
+import { AckPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { connect, type NatsConnection } from '@nats-io/transport-node';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { CatalogEvent } from '../../runtime/index.js';
+import { consumeEvents as consumeNats, ConsumerFailedError, replayDeadLetters as replayNats } from '../../runtime/nats/index.js';
+import { consumeEvents as consumeRedis, replayDeadLetters as replayRedis } from '../../runtime/redis-streams/index.js';
+import { startNatsServer, startRedisServer, type RunningBroker } from './brokers.js';
+import { until } from './until.js';
+
+const valid = (account: string): CatalogEvent => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
+const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
+const accountOf = (event: CatalogEvent) => (event.payload as { account_number: string }).account_number;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Holds the event loop, as CPU-bound work in a handler does. */
+const blockEventLoop = (ms: number) => {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+};
+
+let natsServer: RunningBroker;
+let nc: NatsConnection;
+let js: JetStreamClient;
+let jsm: JetStreamManager;
+let redisServer: RunningBroker;
+const connections: Redis[] = [];
+const redisConnection = () => {
+  const c = new Redis(redisServer.url, { maxRetriesPerRequest: 1 });
+  connections.push(c);
+  return c;
+};
+
+beforeAll(async () => {
+  [natsServer, redisServer] = await Promise.all([startNatsServer(), startRedisServer()]);
+  nc = await connect({ servers: natsServer.url });
+  js = jetstream(nc);
+  jsm = await jetstreamManager(nc);
+}, 60_000);
+
+afterAll(async () => {
+  await nc?.close();
+  await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+  await Promise.all([natsServer?.stop(), redisServer?.stop()]);
+}, 60_000);
+
+/** A stream `name`, its dead-letter stream, and a durable consumer `workers` with the given settings. */
+async function natsStreams(name: string, consumer: { ackWaitMs?: number; maxDeliver?: number } = {}) {
+  await jsm.streams.add({ name, subjects: [`${name}.>`] });
+  await jsm.streams.add({ name: `${name}_DEAD`, subjects: [`${name}-dead.>`] });
+  await jsm.consumers.add(name, {
+    durable_name: 'workers',
+    ack_policy: AckPolicy.Explicit,
+    ack_wait: (consumer.ackWaitMs ?? 30_000) * 1_000_000,
+    ...(consumer.maxDeliver !== undefined && { max_deliver: consumer.maxDeliver }),
+  });
+  return { consumer: await js.consumers.get(name, 'workers'), deadLetterSubject: `${name}-dead.events` };
+}
+
+describe('NATS: a max_deliver that would drop messages', () => {
+  it.each([3, 5])('refuses to start when the consumer has max_deliver %i and maxDeliver is 5, naming both numbers', async (serverLimit) => {
+    const name = `MAXDEL${serverLimit}`;
+    const { consumer, deadLetterSubject } = await natsStreams(name, { maxDeliver: serverLimit });
+    await js.publish(`${name}.events`, encode(valid('A-1')));
+    const handler = vi.fn();
+    const consumption = consumeNats(consumer, handler, { js, deadLetterSubject, maxDeliver: 5 });
+    const error = await consumption.closed.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ConsumerFailedError);
+    expect((error as Error).message).toContain(`has max_deliver ${serverLimit}, not above maxDeliver 5`);
+    // Nothing was taken: the message waits for a consumer that can dead-letter it.
+    expect(handler).not.toHaveBeenCalled();
+    expect(await consumer.info()).toMatchObject({ num_pending: 1, num_ack_pending: 0 });
+  }, 30_000);
+
+  it('with max_deliver above maxDeliver, every message whose handler keeps failing ends as a dead letter: none lost', async () => {
+    const { consumer, deadLetterSubject } = await natsStreams('MAXDEL6', { maxDeliver: 6 });
+    for (let i = 0; i < 20; i++) await js.publish('MAXDEL6.events', encode(valid(`A-${i}`)));
+    const consumption = consumeNats(
+      consumer,
+      () => {
+        throw new Error('always');
+      },
+      { js, deadLetterSubject, maxDeliver: 5, backoffMs: 5 },
+    );
+    await until(() => consumption.counts.deadLettered.handler_failed === 20, 'twenty dead letters', 30_000);
+    await consumption.stop();
+    expect((await jsm.streams.info('MAXDEL6_DEAD')).state.messages).toBe(20);
+    expect(await consumer.info()).toMatchObject({ num_pending: 0, num_ack_pending: 0, num_redelivered: 0 });
+  }, 60_000);
+});
+
+describe('NATS: maxMessages', () => {
+  it('never holds more than maxMessages unacknowledged, sampled on the server while 600 messages go through', async () => {
+    const { consumer, deadLetterSubject } = await natsStreams('BOUND');
+    await Promise.all(Array.from({ length: 600 }, (_, i) => js.publish('BOUND.events', encode(valid(`A-${i}`)))));
+    const maxMessages = 20;
+    let handled = 0;
+    const consumption = consumeNats(
+      consumer,
+      async () => {
+        await sleep(1);
+        handled += 1;
+      },
+      { js, deadLetterSubject, maxMessages },
+    );
+    let most = 0;
+    let samples = 0;
+    while (handled < 600) {
+      const info = await consumer.info();
+      most = Math.max(most, info.num_ack_pending);
+      samples += 1;
+    }
+    await consumption.stop();
+    expect(samples).toBeGreaterThan(20);
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(maxMessages);
+    expect(consumption.counts.handled).toBe(600);
+  }, 60_000);
+});
+
+describe('stop() with a slow handler and messages waiting behind it', () => {
+  const HANDLER_MS = 1500;
+
+  it('NATS: hands the waiting messages back at once (nak, no delay), finishes the running handler, and resolves within its time plus 2 s', async () => {
+    // A 30 s ack_wait: anything not handed back would wait that long for the second consumer.
+    const { consumer, deadLetterSubject } = await natsStreams('STOPN');
+    for (let i = 0; i < 30; i++) await js.publish('STOPN.events', encode(valid(`A-${i}`)));
+    const first: string[] = [];
+    const slow = consumeNats(consumer, async (event) => {
+      first.push(accountOf(event));
+      await sleep(HANDLER_MS);
+    }, { js, deadLetterSubject, maxMessages: 30 });
+    await until(() => first.length === 1, 'the first handler running');
+    await until(async () => (await consumer.info()).num_ack_pending === 30, 'thirty messages held');
+    const began = performance.now();
+    await slow.stop();
+    const took = performance.now() - began;
+    expect(took).toBeLessThan(HANDLER_MS + 2000);
+    expect(slow.counts).toMatchObject({ received: 1, handled: 1 });
+
+    const second: string[] = [];
+    const next = consumeNats(await js.consumers.get('STOPN', 'workers'), (event) => void second.push(accountOf(event)), { js, deadLetterSubject });
+    const handedBackAt = performance.now();
+    await until(() => second.length === 29, 'the other 29 at the next consumer', 10_000);
+    expect(performance.now() - handedBackAt).toBeLessThan(5000);
+    await next.stop();
+    expect([...first, ...second].sort()).toEqual(Array.from({ length: 30 }, (_, i) => `A-${i}`).sort());
+  }, 60_000);
+
+  it('Redis: hands the entries not yet started back to the group at once, finishes the running handler, and resolves within its time plus 2 s', async () => {
+    const redis = redisConnection();
+    await redis.xgroup('CREATE', 'stopped', 'workers', '0', 'MKSTREAM');
+    for (let i = 0; i < 30; i++) await redis.xadd('stopped', '*', 'message', JSON.stringify(valid(`A-${i}`)));
+    const options = { stream: 'stopped', group: 'workers', deadLetterStream: 'stopped:dead', claimIdleMs: 30_000, blockMs: 100 };
+    const first: string[] = [];
+    const slow = consumeRedis(redisConnection(), async (event) => {
+      first.push(accountOf(event));
+      await sleep(HANDLER_MS);
+    }, { ...options, consumer: 'first' });
+    await until(() => first.length === 1, 'the first handler running');
+    const began = performance.now();
+    await slow.stop();
+    expect(performance.now() - began).toBeLessThan(HANDLER_MS + 2000);
+    expect(slow.counts).toMatchObject({ received: 1, handled: 1 });
+
+    // Another consumer of the group takes them at its first look, not claimIdleMs (30 s) later.
+    const second: string[] = [];
+    const next = consumeRedis(redisConnection(), (event) => void second.push(accountOf(event)), { ...options, consumer: 'second' });
+    await until(() => second.length === 29, 'the other 29 at the next consumer', 10_000);
+    await next.stop();
+    expect([...first, ...second].sort()).toEqual(Array.from({ length: 30 }, (_, i) => `A-${i}`).sort());
+    expect((await redis.xpending('stopped', 'workers'))[0]).toBe(0);
+  }, 60_000);
+});
+
+describe('a handler that blocks the event loop past the redelivery time', () => {
+  it('NATS: is noticed, said once through onWarning, and counted', async () => {
+    const { consumer, deadLetterSubject } = await natsStreams('STALL', { ackWaitMs: 1000 });
+    const onWarning = vi.fn();
+    const consumption = consumeNats(consumer, () => blockEventLoop(1500), { js, deadLetterSubject, onWarning });
+    for (const round of [1, 2]) {
+      await js.publish('STALL.events', encode(valid(`A-${round}`)));
+      await until(() => consumption.counts.stalls >= round, `stall ${round}`, 30_000);
+    }
+    await consumption.stop();
+    expect(onWarning).toHaveBeenCalledTimes(1);
+    expect(onWarning.mock.calls[0]![0]).toMatch(/event loop was blocked for about \d+ ms.*the consumer's ack_wait \(1000 ms\) may be delivered again/);
+  }, 60_000);
+
+  it('Redis: is noticed, said once through onWarning, and counted', async () => {
+    const redis = redisConnection();
+    await redis.xgroup('CREATE', 'stalled', 'workers', '0', 'MKSTREAM');
+    const onWarning = vi.fn();
+    const consumption = consumeRedis(redisConnection(), () => blockEventLoop(900), {
+      stream: 'stalled', group: 'workers', consumer: 'c', deadLetterStream: 'stalled:dead', claimIdleMs: 600, blockMs: 100, onWarning,
+    });
+    for (const round of [1, 2]) {
+      await redis.xadd('stalled', '*', 'message', JSON.stringify(valid(`A-${round}`)));
+      await until(() => consumption.counts.stalls >= round, `stall ${round}`, 30_000);
+    }
+    await consumption.stop();
+    expect(onWarning).toHaveBeenCalledTimes(1);
+    expect(onWarning.mock.calls[0]![0]).toMatch(/event loop was blocked for about \d+ ms.*claimIdleMs \(600 ms\)/);
+  }, 60_000);
+});
+
+describe('Redis: a dead letter keeps its entry byte for byte', () => {
+  it('keeps every field (other names, bytes that are not UTF-8, a name repeated) and replay writes the entry back as it was', async () => {
+    const redis = redisConnection();
+    await redis.xgroup('CREATE', 'kept-fields', 'workers', '0', 'MKSTREAM');
+    const notUtf8 = Buffer.from([0xff, 0xfe, 0x00, 0x41]);
+    const original: Buffer[] = [
+      Buffer.from('trace_id'), Buffer.from('4bf92f3577b34da6'),
+      Buffer.from('message'), Buffer.from(JSON.stringify(valid('A-1'))),
+      Buffer.from('source'), Buffer.from('legacy'),
+      Buffer.from([0xc3, 0x28]), notUtf8,
+      Buffer.from('source'), Buffer.from('again'),
+    ];
+    await redis.xadd('kept-fields', '*', ...original);
+    // The handler fails once, on its only delivery: dead-lettered as handler_failed.
+    const consumption = consumeRedis(redisConnection(), () => {
+      throw new Error('handler bug');
+    }, { stream: 'kept-fields', group: 'workers', consumer: 'c', deadLetterStream: 'kept-fields:dead', maxDeliver: 1, blockMs: 100 });
+    await until(() => consumption.counts.deadLettered.handler_failed === 1, 'the dead letter');
+    await consumption.stop();
+
+    const [letter] = ((await redis.callBuffer('XRANGE', 'kept-fields:dead', '-', '+')) as [Buffer, Buffer[]][]).map(([, fields]) => fields);
+    const field = (name: string): Buffer => letter![letter!.findIndex((value: Buffer, i: number) => i % 2 === 0 && value.toString() === name) + 1]!;
+    expect(field('message')).toEqual(original[3]);
+    expect(JSON.parse(field('original_fields').toString())).toEqual([
+      ['trace_id', '4bf92f3577b34da6'],
+      ['message', null],
+      ['source', 'legacy'],
+      [{ base64: Buffer.from([0xc3, 0x28]).toString('base64') }, { base64: notUtf8.toString('base64') }],
+      ['source', 'again'],
+    ]);
+
+    // After the fix, replay writes the entry back to the stream: every field, in order, byte for byte.
+    expect(await replayRedis(redis, { deadLetterStream: 'kept-fields:dead', stream: 'replayed' })).toMatchObject({ moved: 1 });
+    const restored = ((await redis.callBuffer('XRANGE', 'replayed', '-', '+')) as [Buffer, Buffer[]][]).map(([, fields]) => fields);
+    expect(restored).toEqual([original]);
+  }, 30_000);
+});
+
+describe('NATS: replay reads what the dead-letter stream holds, not its history', () => {
+  it('examines 3 dead letters left among 2,000 sequences with one read, no per-sequence lookups', async () => {
+    await jsm.streams.add({ name: 'LONG_DEAD', subjects: ['long-dead.>'] });
+    const h = (await import('@nats-io/transport-node')).headers;
+    const letter = () => {
+      const headers = h();
+      headers.set('Catalog-Reason', 'handler_failed');
+      headers.set('Catalog-Subject', 'long.events');
+      return { headers };
+    };
+    for (let i = 0; i < 2000; i += 200) await Promise.all(Array.from({ length: 200 }, (_, j) => js.publish('long-dead.events', encode(valid(`A-${i + j}`)), letter())));
+    const keep = new Set([700, 1300, 1999]);
+    for (let seq = 1; seq <= 2000; seq += 100) {
+      await Promise.all(Array.from({ length: 100 }, (_, j) => seq + j).filter((s) => !keep.has(s)).map((s) => jsm.streams.deleteMessage('LONG_DEAD', s, false)));
+    }
+    expect((await jsm.streams.info('LONG_DEAD')).state).toMatchObject({ messages: 3, last_seq: 2000 });
+
+    // Every JetStream API request the replay makes, seen on the wire.
+    const watcher = await connect({ servers: natsServer.url });
+    const requests: string[] = [];
+    const sub = watcher.subscribe('$JS.API.>', { callback: (_error, msg) => void requests.push(msg.subject) });
+    await watcher.flush();
+    const report = await replayNats(jsm, { stream: 'LONG_DEAD', dryRun: true });
+    await watcher.flush();
+    sub.unsubscribe();
+    await watcher.close();
+
+    expect(report).toMatchObject({ examined: 3, moved: 3 });
+    expect(requests.filter((subject) => subject.startsWith('$JS.API.STREAM.MSG.GET'))).toEqual([]);
+    expect(requests.filter((subject) => subject.startsWith('$JS.API.CONSUMER.MSG.NEXT')).length).toBeLessThanOrEqual(2);
+    expect(requests.length).toBeLessThan(10);
+  }, 60_000);
+});
