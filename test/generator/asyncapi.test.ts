@@ -17,10 +17,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import { formatProblem } from '../../generator/catalog/problems.js';
-import { ASYNCAPI_PATH, BUS_CHANNEL, RECEIVE_OPERATION, emitAsyncApi } from '../../generator/emit/asyncapi.js';
+import { ASYNCAPI_PATH, TRANSPORTS, emitAsyncApi } from '../../generator/emit/asyncapi.js';
 import { bannerText } from '../../generator/common/banner.js';
 import { payloadSchema } from '../../generator/emit/json-schema.js';
 import type { CatalogModel } from '../../generator/model.js';
+import { eventSubject } from '../../runtime/nats/publish-event.js';
+import { MESSAGE_FIELD } from '../../runtime/redis-streams/publish-event.js';
 import { fullPayload, minimalPayload, mutations, type Payload } from '../../scripts/samples/payload-samples.js';
 import { syntheticModel } from './synthetic-catalog.js';
 
@@ -94,20 +96,57 @@ describe('generated/asyncapi.yaml for the real catalog', () => {
     }
   });
 
-  it('puts every message on the one bus channel, received by one operation', () => {
+  it('puts every message on each transport\'s channel, at the package\'s default address, received by one operation per channel', () => {
     const channels = document.channels().all();
-    expect(channels.map((c) => c.id())).toEqual([BUS_CHANNEL]);
-    expect(channels[0]!.address()).toBeNull();
-    expect(channels[0]!.messages().all().map((m) => m.id())).toEqual(model.events.map((e) => e.name));
+    expect(channels.map((c) => c.id())).toEqual(TRANSPORTS.map((t) => t.channel));
+    expect(document.servers().all().map((server) => [server.id(), server.protocol(), server.host()])).toEqual(TRANSPORTS.map((t) => [t.server, t.protocol, '{host}']));
+    for (const [i, transport] of TRANSPORTS.entries()) {
+      const channel = channels[i]!;
+      expect(channel.address()).toBe(transport.address);
+      expect(channel.servers().all().map((server) => server.id())).toEqual([transport.server]);
+      // Every `{name}` of the address is a parameter of the channel, and every parameter is used.
+      expect(channel.parameters().all().map((p) => p.id()).sort()).toEqual([...transport.address.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort());
+      expect(channel.messages().all().map((m) => m.id())).toEqual(model.events.map((e) => e.name));
+    }
     const operations = document.operations().all();
-    expect(operations.map((o) => [o.id(), o.action()])).toEqual([[RECEIVE_OPERATION, 'receive']]);
-    expect(operations[0]!.channels().all().map((c) => c.id())).toEqual([BUS_CHANNEL]);
-    expect(operations[0]!.messages().all().map((m) => m.id())).toEqual(model.events.map((e) => e.name));
+    expect(operations.map((o) => [o.id(), o.action(), o.channels().all().map((c) => c.id())])).toEqual(TRANSPORTS.map((t) => [t.operation, 'receive', [t.channel]]));
+    for (const operation of operations) {
+      expect(operation.description(), operation.id()).toBeTruthy();
+      expect(operation.messages().all().map((m) => m.id())).toEqual(model.events.map((e) => e.name));
+    }
+  });
+
+  it('states the addresses the runtime uses: the NATS subject of publishEvent, the Redis entry field of the message', () => {
+    const nats = TRANSPORTS.find((t) => t.entry === 'nats')!;
+    for (const event of model.events.slice(0, 20)) {
+      expect(nats.address.replace('{type}', event.type).replace('{version}', event.version)).toBe(eventSubject(event));
+    }
+    const redis = TRANSPORTS.find((t) => t.entry === 'redis-streams')!;
+    expect(redis.address).toBe('{stream}');
+    expect(redis.channelDescription).toContain(`field \`${MESSAGE_FIELD}\``);
+  });
+
+  it('defines one tag per catalog section once, with a description, and references it from info and every message', () => {
+    const raw = parseYaml(emitted.contents) as { info: { tags: unknown[] }; components: { tags: Record<string, { name: string; description: string }>; messages: Record<string, { tags: unknown[] }> } };
+    const sections = [...new Set(model.events.map((e) => e.section))];
+    const defined = Object.entries(raw.components.tags);
+    expect(defined.map(([, tag]) => tag.name)).toEqual(sections);
+    for (const [, tag] of defined) expect(tag.description, tag.name).toMatch(/\d+ event versions? of \d+ event types?/);
+    expect(raw.info.tags).toEqual(defined.map(([key]) => ({ $ref: `#/components/tags/${key}` })));
+    const keyOf = new Map(defined.map(([key, tag]) => [tag.name, key]));
+    for (const event of model.events) expect(raw.components.messages[event.name]!.tags, event.key).toEqual([{ $ref: `#/components/tags/${keyOf.get(event.section)!}` }]);
+    // After parsing, the references are the tags themselves.
+    expect(document.info().tags().all().map((t) => t.name())).toEqual(sections);
+    const first = model.events[0]!;
+    expect(document.messages().get(first.name)!.tags().all().map((t) => [t.name(), t.description()])).toEqual([[first.section, raw.components.tags[keyOf.get(first.section)!]!.description]]);
   });
 
   it('references shared types in components.schemas instead of copying them', () => {
-    const raw = parseYaml(emitted.contents) as { components: { schemas: Record<string, unknown>; messages: Record<string, { payload: unknown }> } };
-    expect(Object.keys(raw.components.schemas)).toEqual(model.sharedTypes.map((t) => t.name));
+    const raw = parseYaml(emitted.contents) as { components: { schemas: Record<string, unknown>; messages: Record<string, { headers: unknown; payload: unknown }> } };
+    // Shared types no event reaches are in no message, so not in the document.
+    const usedShared = model.sharedTypes.filter((t) => t.usedBy.length > 0);
+    expect(usedShared.length).toBeLessThan(model.sharedTypes.length);
+    expect(Object.keys(raw.components.schemas)).toEqual(usedShared.map((t) => t.name));
     const refs = new Set<string>();
     const titles: string[] = [];
     const walk = (value: unknown): void => {
@@ -120,17 +159,23 @@ describe('generated/asyncapi.yaml for the real catalog', () => {
         else walk(inner);
       }
     };
-    walk(raw.components.messages);
+    // Payloads and headers (a message's tags refer to components.tags).
+    walk(Object.values(raw.components.messages).map((m) => [m.headers, m.payload]));
     const sharedNames = new Set(model.sharedTypes.map((t) => t.name));
     // No shared type's body (which carries its name as title) is inside a message.
     expect(titles.filter((t) => sharedNames.has(t))).toEqual([]);
     walk(Object.values(raw.components.schemas).map((schema) => ({ ...(schema as object), title: undefined })));
-    for (const ref of refs) expect(sharedNames.has(ref.replace('#/components/schemas/', '')), ref).toBe(true);
+    // Every reference points at a schema the document holds.
+    const componentNames = new Set(usedShared.map((t) => t.name));
+    for (const ref of refs) expect(componentNames.has(ref.replace('#/components/schemas/', '')), ref).toBe(true);
     // Every shared type used by an event is reached through references, from a payload or another shared type.
     const used = new Set(model.sharedTypes.filter((t) => t.usedBy.length > 0).map((t) => `#/components/schemas/${t.name}`));
     expect([...used].filter((ref) => !refs.has(ref))).toEqual([]);
     // After parsing, the referenced schemas carry their component name.
-    expect(document.components().schemas().all().map((s) => s.id())).toEqual(model.sharedTypes.map((t) => t.name));
+    expect(document.components().schemas().all().map((s) => s.id())).toEqual(usedShared.map((t) => t.name));
+    // The left-out ones are named in the description.
+    const description = document.info().description() ?? '';
+    for (const unused of model.sharedTypes.filter((t) => t.usedBy.length === 0)) expect(description).toContain(`\`${unused.name}\``);
   });
 
   it('marks open events: additionalProperties true, the seed words in the description', () => {
@@ -155,7 +200,7 @@ describe('generated/asyncapi.yaml for the real catalog', () => {
     const gaps = document.extensions().get('x-gaps')?.value() as { kind: string; seed: string }[];
     expect(gaps.map((g) => [g.kind, g.seed])).toEqual(model.gaps.map((g) => [g.kind, g.seed]));
     for (const gap of model.gaps) expect(description).toContain(gap.seed);
-    expect(description).toContain('address: null');
+    for (const transport of TRANSPORTS) expect(description).toContain(`address \`${transport.address}\``);
     expect(description).toContain('"type": "<event type>", "version": "<version>", "payload"');
   });
 
