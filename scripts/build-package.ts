@@ -11,7 +11,8 @@
  *    (bundling declarations for 228 entries is slow and memory-hungry, and each needs a few lines);
  * 5. `create-event-validator` re-exports the function from the shared entries module, declared
  *    by the root's `CreateEventValidator` type;
- * 6. the broker adapters' CommonJS declarations import the root's CommonJS declarations.
+ * 6. the broker adapters' CommonJS declarations import the root's CommonJS declarations;
+ * 7. the emulator's declarations import the root's and the REST entry's, in their format.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { transformSync } from 'esbuild';
 import { eventEntry, eventEntryCommonJs, eventEntryDeclarations, type EventEntrySource } from '../generator/emit/event-entries.js';
 import { validatorPaths } from '../generator/emit/validator-paths.js';
-import { ADAPTER_ENTRIES, distImport, ENTRIES_MODULE, ROOT_MODULE, type ModuleFormat } from './package-layout.js';
+import { ADAPTER_ENTRIES, distImport, EMULATOR_ENTRY, ENTRIES_MODULE, ROOT_MODULE, type ModuleFormat } from './package-layout.js';
 
 rmSync('dist', { recursive: true, force: true });
 execFileSync(process.execPath, ['node_modules/tsup/dist/cli-default.js', '--config', 'scripts/tsup.config.ts'], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -71,5 +72,19 @@ for (const adapter of Object.keys(ADAPTER_ENTRIES)) {
   const esmRoot = ` from '${distImport(ROOT_MODULE, 'esm')}';`;
   if (!declarations.includes(esmRoot)) throw new Error(`build: ${path} does not import the root as${esmRoot}; the adapters' CommonJS declarations would not share the root's types`);
   writeFileSync(path, declarations.replaceAll(esmRoot, ` from '${distImport(ROOT_MODULE, 'cjs')}';`));
+}
+// The emulator's declarations name the root's and the REST entry's types by their source paths
+// (tsup keeps them as written); in dist/ those are the built entries' declarations.
+for (const module of Object.keys(EMULATOR_ENTRY)) {
+  for (const format of ['esm', 'cjs'] as const) {
+    const path = join('dist', `${module}.d.${format === 'cjs' ? 'cts' : 'ts'}`);
+    let declarations = readFileSync(path, 'utf8');
+    for (const [source, entry] of [['../index.js', ROOT_MODULE], ['../rest/index.js', 'rest']] as const) {
+      const from = ` from '${source}';`;
+      if (!declarations.includes(from)) throw new Error(`build: ${path} does not import${from}; the emulator's declarations would not share the ${entry} entry's types`);
+      declarations = declarations.replaceAll(from, ` from '${distImport(entry, format)}';`);
+    }
+    writeFileSync(path, declarations);
+  }
 }
 console.log(`✔ built dist/: root, CLI and ${manifest.events.length} event entries`);

@@ -13,6 +13,9 @@ export const ENTRIES_MODULE = 'entries';
 /** The broker adapters, each an entry of its own that imports the root (`<package>/nats`, `<package>/redis-streams`). */
 export const ADAPTER_ENTRIES = { nats: 'runtime/nats/index.ts', 'redis-streams': 'runtime/redis-streams/index.ts' } as const;
 
+/** The contract emulator (`<package>/emulator`, Node only), which imports the root, the REST entry and, when asked, an adapter: never a copy of them. */
+export const EMULATOR_ENTRY = { emulator: 'runtime/emulator/index.ts' } as const;
+
 /** A module directly in dist/, as a file imports it from dist/ itself or from an event entry (`dist/events/<type>/<version>.*`). */
 export const distImport = (module: string, format: ModuleFormat, from: 'dist' | 'event' = 'dist'): string =>
   `${from === 'event' ? '../../' : './'}${module}.${format === 'cjs' ? 'cjs' : 'js'}`;

@@ -4,6 +4,7 @@
  *
  *   event-catalog validate [FILE|-] [--strict] [--rejects FILE] [--json] [--max-line-length BYTES]
  *   event-catalog dead-letters replay (--nats URL | --redis URL) --stream NAME …
+ *   event-catalog emulate [--port 4010] [--token T] [--seed N] [--clock ISO] …
  *
  * Exit status: 0 all valid, 1 some line rejected, 2 usage error or unreadable input,
  * 130 interrupted (after the summary of what was read).
@@ -11,6 +12,7 @@
 import { packageVersion } from './package-version.js';
 import { BIN_NAME, runValidate, type ValidateIo } from './validate-command.js';
 import { runDeadLetters } from './dead-letters-command.js';
+import { runEmulate } from './emulate-command.js';
 
 const USAGE = `usage: ${BIN_NAME} <command> [options]
 
@@ -19,6 +21,8 @@ commands:
       check bus messages (JSON Lines) against the event catalog; "${BIN_NAME} validate --help" for more
   dead-letters replay (--nats URL | --redis URL) --stream NAME …
       publish again the dead letters that are valid now; "${BIN_NAME} dead-letters --help" for more
+  emulate [--port 4010] [--token T] [--seed N] [--clock ISO-DATETIME] …
+      run the data-import service locally from its contract; "${BIN_NAME} emulate --help" for more
 
 options:
   --help, -h     this help
@@ -45,6 +49,8 @@ async function main(argv: string[]): Promise<number> {
       return runValidate(rest, io);
     case 'dead-letters':
       return runDeadLetters(rest, io);
+    case 'emulate':
+      return runEmulate(rest, io);
     case '--help':
     case '-h':
     case 'help':
