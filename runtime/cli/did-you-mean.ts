@@ -37,3 +37,9 @@ function editDistance(a: string, b: string, cap: number): number {
   }
   return last[b.length]!;
 }
+
+/** ` (did you mean "validate"?)` when one of `candidates` is close to `name`, else nothing: the end of an "unknown …" line. */
+export function didYouMean(name: string, candidates: readonly string[]): string {
+  const meant = closestName(name, candidates);
+  return meant === undefined ? '' : ` (did you mean ${JSON.stringify(meant)}?)`;
+}

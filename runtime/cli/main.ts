@@ -9,6 +9,7 @@
  * Exit status: 0 all valid, 1 some line rejected, 2 usage error or unreadable input,
  * 130 interrupted (after the summary of what was read).
  */
+import { didYouMean } from './did-you-mean.js';
 import { packageVersion } from './package-version.js';
 import { BIN_NAME, runValidate, type ValidateIo } from './validate-command.js';
 import { runDeadLetters } from './dead-letters-command.js';
@@ -28,6 +29,9 @@ options:
   --help, -h     this help
   --version, -v  the package version
 `;
+
+/** What an unknown command is compared with, for a suggestion. */
+const COMMANDS = ['validate', 'dead-letters', 'emulate', 'help', '--help', '--version'];
 
 async function main(argv: string[]): Promise<number> {
   // Ctrl-C stops the reading and the summary of what was read is still printed; a second one
@@ -64,7 +68,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`✘ no command given\n${USAGE}`);
       return 2;
     default:
-      process.stderr.write(`✘ unknown ${command.startsWith('-') ? 'option' : 'command'} ${JSON.stringify(command)}\n${USAGE}`);
+      process.stderr.write(`✘ unknown ${command.startsWith('-') ? 'option' : 'command'} ${JSON.stringify(command)}${didYouMean(command, COMMANDS)}\n${USAGE}`);
       return 2;
   }
 }

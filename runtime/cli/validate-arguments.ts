@@ -1,6 +1,7 @@
 /** The arguments of `validate`: what was asked, or what is wrong with them in plain words. */
 import { parseArgs } from 'node:util';
 import type { ValidationMode } from '../index.js';
+import { didYouMean } from './did-you-mean.js';
 
 /** The longest line read as a message, in bytes, unless `--max-line-length` says otherwise. */
 export const DEFAULT_MAX_LINE_LENGTH = 16 * 1024 * 1024;
@@ -34,7 +35,7 @@ function optionProblem(args: readonly string[], options: Record<string, { type: 
     const flag = arg.startsWith('--') && equals !== -1 ? arg.slice(0, equals) : arg;
     const value = flag === arg ? undefined : arg.slice(equals + 1);
     const option = flag.startsWith('--') ? options[flag.slice(2)] : undefined;
-    if (option === undefined) return `unknown option ${JSON.stringify(flag)}`;
+    if (option === undefined) return `unknown option ${JSON.stringify(flag)}${didYouMean(flag, Object.keys(options).map((name) => `--${name}`))}`;
     if (option.type === 'boolean' && value !== undefined) return `${flag} takes no value`;
     if (option.type === 'string' && value === undefined) {
       const next = args[i + 1];
