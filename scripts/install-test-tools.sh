@@ -1,12 +1,13 @@
 #!/bin/sh
 # `npm run setup:tools`: the system programs some tests start, from Debian's packages:
 # nats-server and redis-server (the bus tests run them on loopback ports), strace (the
-# generator test that stops a write at an exact rename) and chromium (the site's browser tests). Does nothing when all are
+# generator test that stops a write at an exact rename), chromium (the site's browser tests)
+# and jq (the CLI test that runs the conversion validate suggests). Does nothing when all are
 # installed; otherwise installs the missing ones with apt-get (through sudo when not root).
 set -eu
 
 missing=""
-for program in nats-server redis-server strace chromium; do
+for program in nats-server redis-server strace chromium jq; do
   if ! command -v "$program" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$program" ] && [ ! -x "/usr/bin/$program" ]; then
     missing="$missing $program"
   fi

@@ -11,6 +11,8 @@
  * - A line longer than `--max-line-length` bytes is not buffered: its first bytes are kept for
  *   the rejects file, the rest is read past, and it counts as `malformed_message` (`line_too_long`).
  * - On SIGINT it stops reading and prints the summary of what it had counted (exit 130).
+ * - One JSON document instead of JSON Lines (a JSON array, pretty-printed JSON) adds a hint
+ *   to the summary, and a `hint` field to `--json`'s: see `json-lines-hint.ts`.
  * - A UTF-8 byte-order mark at the start of the input, CRLF line ends and a last line without
  *   a line end are accepted. A line that is not valid UTF-8 is `malformed_message`
  *   (`invalid_utf8`).
@@ -25,6 +27,7 @@ import { resolve } from 'node:path';
 import { addAbortSignal, type Readable } from 'node:stream';
 import { decodeEvent, eventCatalog } from '../index.js';
 import type { ValidateOptions, ValidationResult } from '../index.js';
+import { documentOpening, jsonLinesHint, type DocumentOpening } from './json-lines-hint.js';
 import { describe, IoFailure, RejectsWriter } from './rejects-file.js';
 import { parseValidateArguments } from './validate-arguments.js';
 import { formatTable } from './validate-table.js';
@@ -50,6 +53,8 @@ export const INTERRUPTED_EXIT = 130;
 const VALIDATE_HELP = `${VALIDATE_USAGE}
 
 Checks bus messages, one JSON message per line (JSON Lines), against the event catalog.
+A JSON array or pretty-printed JSON is not JSON Lines (the summary then says so): convert
+it first with jq -c '.[]' FILE (an array) or jq -c . FILE (pretty-printed messages).
 
   FILE            the input; "-" or none: standard input
   --strict        reject payload properties the catalog does not list (except in open events)
@@ -146,12 +151,16 @@ export async function runValidate(args: string[], io: ValidateIo): Promise<numbe
       progress: io.stderr.isTTY === true ? io.stderr : undefined,
       interrupt: io.interrupt,
     };
-    const { tally, interrupted } = await check(input, reading);
+    const { tally, interrupted, opening } = await check(input, reading);
     await rejects?.close();
     rejects = undefined;
 
     const summary = tally.summary();
-    await write(io.stdout, options.json ? `${JSON.stringify(summary, null, 2)}\n` : formatTable(summary, options.mode, { approximate: tally.issues.approximate, blank: tally.blank }));
+    const hint = jsonLinesHint(opening, summary, options.input);
+    await write(
+      io.stdout,
+      options.json ? `${JSON.stringify(hint === undefined ? summary : { ...summary, hint }, null, 2)}\n` : formatTable(summary, options.mode, { approximate: tally.issues.approximate, blank: tally.blank, hint }),
+    );
     if (options.json && tally.issues.approximate) {
       await write(io.stderr, `note: more than ${ISSUE_TALLY_CAPACITY} distinct issue paths; topIssues counts are lower bounds\n`);
     }
@@ -219,7 +228,7 @@ function lineTooLong(kept: Buffer, bytes: number, max: number): { result: Valida
  * is held until its end only while it is at most `maxLineLength` bytes; past that, only its
  * first bytes are kept and the rest is counted as it streams by.
  */
-async function check(input: NodeJS.ReadableStream, reading: Reading): Promise<{ tally: Tally; interrupted: boolean }> {
+async function check(input: NodeJS.ReadableStream, reading: Reading): Promise<{ tally: Tally; interrupted: boolean; opening: DocumentOpening | undefined }> {
   const { validateOptions, maxLineLength: max, rejects, progress, interrupt } = reading;
   const tally = new Tally(eventCatalog.map((event) => event.type));
   let lineNumber = 0;
@@ -228,6 +237,14 @@ async function check(input: NodeJS.ReadableStream, reading: Reading): Promise<{ 
   let carried = 0;
   /** Bytes of the line being read, when it is longer than `max`. */
   let overlong = 0;
+  /** Whether a line was counted yet, and what the first one opens (see `json-lines-hint.ts`). */
+  let counted = false;
+  let opening: DocumentOpening | undefined;
+  const first = (text: string): void => {
+    if (counted) return;
+    counted = true;
+    opening = documentOpening(text);
+  };
 
   /** Counts every line's verdict; a rejected line also goes to the rejects file. */
   const record = (result: ValidationResult, raw: string): void => {
@@ -256,13 +273,16 @@ async function check(input: NodeJS.ReadableStream, reading: Reading): Promise<{ 
       text = utf8Lossy.decode(bytes);
       result = decodeEvent(bytes, validateOptions);
     }
+    first(text);
     record(result, text);
   };
 
   const longLine = (): void => {
     lineNumber++;
     tally.physicalLines = lineNumber;
-    const { result, raw } = lineTooLong(Buffer.concat(carry), overlong, max);
+    const kept = Buffer.concat(carry);
+    const { result, raw } = lineTooLong(kept, overlong, max);
+    first(utf8Lossy.decode(kept.subarray(0, 64)));
     record(result, raw);
   };
 
@@ -290,7 +310,7 @@ async function check(input: NodeJS.ReadableStream, reading: Reading): Promise<{ 
 
   let interrupted = false;
   if (interrupt) {
-    if (interrupt.aborted) return { tally, interrupted: true };
+    if (interrupt.aborted) return { tally, interrupted: true, opening };
     addAbortSignal(interrupt, input as NodeJS.ReadableStream & Readable);
   }
   try {
@@ -317,5 +337,5 @@ async function check(input: NodeJS.ReadableStream, reading: Reading): Promise<{ 
   }
   if (!interrupted && (carried > 0 || overlong > 0)) end();
   if (progress && lineNumber >= PROGRESS_EVERY) progress.write(`\r${' '.repeat(40)}\r`);
-  return { tally, interrupted };
+  return { tally, interrupted, opening };
 }

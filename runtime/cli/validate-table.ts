@@ -11,8 +11,8 @@ const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\
 export const printable = (text: string): string => text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** The summary as a table: per event, totals, then the most frequent issues. */
-export function formatTable(raw: ValidateSummary, mode: ValidationMode, extra: { approximate?: boolean; blank?: number } = {}): string {
-  const { approximate = false, blank = 0 } = extra;
+export function formatTable(raw: ValidateSummary, mode: ValidationMode, extra: { approximate?: boolean; blank?: number; hint?: string } = {}): string {
+  const { approximate = false, blank = 0, hint } = extra;
   const summary: ValidateSummary = {
     ...raw,
     byEvent: raw.byEvent.map((e) => ({ ...e, type: printable(e.type), version: printable(e.version) })),
@@ -66,5 +66,6 @@ export function formatTable(raw: ValidateSummary, mode: ValidationMode, extra: {
 
   const rejected = summary.lines - summary.valid;
   out.push('', rejected === 0 ? `✔ all ${num(summary.lines)} lines valid` : `✘ ${num(rejected)} of ${num(summary.lines)} lines rejected`);
+  if (hint !== undefined) out.push(`hint: ${printable(hint)}`);
   return `${out.join('\n')}\n`;
 }
