@@ -1,5 +1,5 @@
 /**
- * `npm run samples -- [--count N] [--invalid-share F] [--seed S] [--out FILE]`
+ * `npm run samples -- [--count N] [--invalid-share F] [--seed S] [--out FILE|-]`
  *
  * Writes a realistic JSON Lines dump of bus messages built from the real catalog, for trying
  * and testing the `validate` command:
@@ -11,7 +11,8 @@
  *   although it is only rejected in strict mode (and not even there on an open event's payload),
  *   so the share rejected in tolerant mode is a little lower than F.
  * - `--seed S` (default `1`): any string; the same seed gives the same bytes.
- * - `--out FILE` (default standard output).
+ * - `--out FILE` (default `.cache/sample.jsonl`, which git ignores, like all of `.cache/`;
+ *   `-`: standard output). It says where it wrote, on standard error.
  *
  * The mix is skewed (Zipf over a seed-shuffled order of the events: a few events are much more
  * frequent than the rest), and every event appears at least once as a valid message when N is
@@ -22,8 +23,8 @@
  * lines with the class and the expected verdict of each, `sampleStream` yields them one by one.
  */
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { resolve } from 'node:path';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CatalogModel, EventVersionModel } from '../generator/model.js';
@@ -368,11 +369,17 @@ export function generateSampleStream(model: CatalogModel, options: SampleStreamO
 // ---------------------------------------------------------------------------------------
 // Command line
 
-const USAGE = 'usage: npm run samples -- [--count N] [--invalid-share F] [--seed S] [--out FILE]';
+/** Where the samples go unless `--out` says otherwise: inside `.cache/`, which git ignores. */
+export const DEFAULT_SAMPLE_FILE = '.cache/sample.jsonl';
 
-async function writeLines(lines: Iterable<SampleLine>, out: NodeJS.WritableStream): Promise<void> {
+const USAGE = `usage: npm run samples -- [--count N] [--invalid-share F] [--seed S] [--out FILE|-]  (default --out ${DEFAULT_SAMPLE_FILE}; - for standard output)`;
+
+/** Writes the lines; resolves to how many were written. */
+async function writeLines(lines: Iterable<SampleLine>, out: NodeJS.WritableStream): Promise<number> {
   let batch = '';
+  let written = 0;
   for (const line of lines) {
+    written++;
     batch += `${line.text}\n`;
     if (batch.length >= 1 << 16) {
       if (!out.write(batch)) await once(out, 'drain');
@@ -380,6 +387,7 @@ async function writeLines(lines: Iterable<SampleLine>, out: NodeJS.WritableStrea
     }
   }
   if (batch.length > 0 && !out.write(batch)) await once(out, 'drain');
+  return written;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -425,7 +433,8 @@ async function main(argv: string[]): Promise<number> {
   }
 
   const lines = sampleStream(loaded.model, { count, invalidShare, seed: values.seed ?? SAMPLE_DEFAULTS.seed });
-  if (values.out === undefined) {
+  const out = values.out ?? DEFAULT_SAMPLE_FILE;
+  if (out === '-') {
     process.stdout.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPIPE') process.exit(0);
       throw error;
@@ -433,12 +442,20 @@ async function main(argv: string[]): Promise<number> {
     await writeLines(lines, process.stdout);
     return 0;
   }
-  const file = createWriteStream(values.out);
+  try {
+    mkdirSync(dirname(resolve(out)), { recursive: true });
+  } catch (error) {
+    console.error(`✘ cannot write ${out}: ${(error as Error).message}`);
+    return 1;
+  }
+  const file = createWriteStream(out);
   const failed = new Promise<never>((_, reject) => file.on('error', reject));
-  await Promise.race([writeLines(lines, file), failed]);
+  const written = await Promise.race([writeLines(lines, file), failed]);
   file.end();
   await Promise.race([once(file, 'finish'), failed]);
-  console.error(`✔ wrote ${count} messages to ${values.out}`);
+  const blank = written - count;
+  const ignored = values.out === undefined ? ' (.cache/ is ignored by git)' : '';
+  console.error(`✔ wrote ${count.toLocaleString('en-US')} messages${blank > 0 ? ` and ${blank.toLocaleString('en-US')} blank lines` : ''} to ${out}${ignored}`);
   return 0;
 }
 
