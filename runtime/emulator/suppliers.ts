@@ -110,7 +110,8 @@ function scalar(text: string): { value: string | boolean; rest: string } | undef
     const end = /^'(?:[^']|'')*'/.exec(text);
     return end ? { value: end[0].slice(1, -1).replace(/''/g, "'"), rest: text.slice(end[0].length) } : undefined;
   }
-  const plain = /^[^,{}[\]#"'][^,{}#]*/.exec(text);
+  // Up to a `: ` (or `:` at the end), a `,` or `}` of a flow mapping, or a ` #` comment.
+  const plain = /^(?:[^,{}[\]#"'\s:]|:(?=[^\s,}]))(?:[^,{}:#]|:(?=[^\s,}])|(?<=\S)#)*/.exec(text);
   if (!plain) return undefined;
   const word = plain[0].trimEnd();
   return { value: word === 'true' ? true : word === 'false' ? false : word, rest: text.slice(plain[0].length) };
