@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNatsServer } from '../bus/brokers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = '@data-import/event-catalog';
@@ -86,6 +87,39 @@ console.log(JSON.stringify([typeof nats.consumeEvents, typeof redis.consumeEvent
     expect(result.stderr).toBe('');
     expect(JSON.parse(result.stdout)).toEqual(['function', 'function', 'function', true, true, 'invalid_payload']);
   });
+
+  it('without @opentelemetry/api installed: a publish → consume round trip on a real nats-server, with nothing on stderr', async () => {
+    const server = await startNatsServer();
+    try {
+      write(
+        'round-trip.mjs',
+        `import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { createHandler } from '${PACKAGE}';
+import { consumeEvents, publishEvent } from '${PACKAGE}/nats';
+let telemetryInstalled = true;
+try { import.meta.resolve('@opentelemetry/api'); } catch { telemetryInstalled = false; }
+const nc = await connect({ servers: process.env.NATS_URL });
+const jsm = await jetstreamManager(nc);
+await jsm.streams.add({ name: 'EVENTS', subjects: ['events.>'] });
+await jsm.streams.add({ name: 'EVENTS_DEAD', subjects: ['dead.events'] });
+await jsm.consumers.add('EVENTS', { durable_name: 'c', ack_policy: AckPolicy.Explicit });
+const js = jetstream(nc);
+await publishEvent(js, { type: 'account.created', version: 'v1', payload: { account_number: 'A-1', account_user_emails: [] } });
+let handled = '';
+const running = consumeEvents(await js.consumers.get('EVENTS', 'c'), createHandler({ 'account.created': { v1: (p) => { handled = p.account_number; } } }), { js, deadLetterSubject: 'dead.events' });
+while (handled === '') await new Promise((resolve) => setTimeout(resolve, 20));
+await running.stop();
+await nc.close();
+console.log(JSON.stringify({ telemetryInstalled, handled, counts: running.counts.handled }));`,
+      );
+      const result = spawnSync(process.execPath, ['round-trip.mjs'], { cwd: consumer, encoding: 'utf8', env: { ...process.env, NATS_URL: server.url }, timeout: 60_000 });
+      expect(result.stderr).toBe('');
+      expect(JSON.parse(result.stdout)).toEqual({ telemetryInstalled: false, handled: 'A-1', counts: 1 });
+    } finally {
+      await server.stop();
+    }
+  }, 90_000);
 
   it('the adapters type-check in a TypeScript consumer (nodenext)', () => {
     write(
