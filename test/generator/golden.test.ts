@@ -8,7 +8,7 @@
  * would churn unreviewably: validators-agree.test.ts checks them by behaviour instead.
  */
 import { readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Project, ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
@@ -60,8 +60,8 @@ it('type-checks every golden TypeScript file, with the runtime that imports it, 
   });
   // The hand-written runtime compiles against each fixture's generated types too.
   const runtimeDir = fileURLToPath(new URL('../../runtime/', import.meta.url));
-  // The root's modules and the entries' and internal code they import (not the CLI, REST or the adapters).
-  const runtimeFiles = (readdirSync(runtimeDir, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts') && /^(entries\/|internal\/)?[^/]+$/.test(f));
+  // The root's modules and the code they import, followed from the root and the entries (not the CLI, REST or the adapters).
+  const runtimeFiles = runtimeModulesFrom(runtimeDir, ['index.ts', 'entries/index.ts']);
   let count = 0;
   for (const name of fixtures) {
     const root = `/${name}`;
@@ -84,3 +84,17 @@ it('type-checks every golden TypeScript file, with the runtime that imports it, 
   });
   expect(diagnostics).toEqual([]);
 }, 120_000);
+
+/** Every runtime module `entries` reach through relative imports, as paths relative to `runtimeDir`. */
+function runtimeModulesFrom(runtimeDir: string, entries: string[]): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file) || file.startsWith('../')) return;
+    seen.add(file);
+    for (const [, specifier] of readFileSync(join(runtimeDir, file), 'utf8').matchAll(/(?:^(?:import|export)[^'"]*from |^import |\bimport\()'(\.[^']+)'/gm)) {
+      visit(posix.normalize(posix.join(posix.dirname(file), specifier!)).replace(/\.js$/, '.ts'));
+    }
+  };
+  for (const entry of entries) visit(entry);
+  return [...seen];
+}
