@@ -37,7 +37,7 @@ export interface ServeContext {
 
 export function send(response: ServerResponse, reply: Reply): void {
   const payload = reply.text ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
-  const headers: Record<string, string> = { ...reply.headers };
+  const headers: Record<string, string> = { ...reply.headers, 'content-length': String(Buffer.byteLength(payload)) };
   if (payload !== '' && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) {
     headers['content-type'] = reply.text !== undefined ? 'text/plain; charset=utf-8' : 'application/json';
   }
