@@ -3,7 +3,7 @@
  * throwaway projects, then imported, required, type-checked and bundled.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -258,6 +258,9 @@ describe('the README', () => {
   });
 
   it.each(Object.entries(compilers))('TypeScript blocks all compile against the packed package with %s', (_name, compiler) => {
+    // The tracing example's packages, which its readers install beside this one: the repository's copies stand in.
+    const telemetry = join(consumer, 'node_modules/@opentelemetry');
+    if (!existsSync(telemetry)) symlinkSync(join(ROOT, 'node_modules/@opentelemetry'), telemetry);
     const project = join(consumer, 'readme');
     const files = snippets.map((_, i) => `snippet-${i + 1}.ts`);
     snippets.forEach((snippet, i) => write(join(project, files[i]!), `${README_PLACEHOLDERS}${snippet}`));
