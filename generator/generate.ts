@@ -7,7 +7,7 @@
  */
 import { loadCatalog, type CatalogSourceFile } from './catalog/load-catalog.js';
 import type { CatalogProblem } from './catalog/problems.js';
-import { byCodeUnit } from './common/text.js';
+import { byCodeUnit } from '../runtime/contract/code-unit-order.js';
 import { emitApiDocs } from './emit/api-docs.js';
 import { emitApiSchemas } from './emit/api-json-schema.js';
 import { emitApiOperations } from './emit/api-operations.js';

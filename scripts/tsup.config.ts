@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
-import { RUNTIME_IMPORTS } from '../generator/common/runtime-imports.js';
+import { RUNTIME_IMPORTS } from '../runtime/contract/runtime-imports.js';
 import { eventEntry, eventEntryPath, type EventEntrySource } from '../generator/emit/event-entries.js';
 import { ADAPTER_ENTRIES, distImport, EMULATOR_ENTRY, ENTRIES_MODULE, formatOf, ROOT_MODULE } from './package-layout.js';
 

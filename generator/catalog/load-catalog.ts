@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { byCodeUnit } from '../common/text.js';
+import { byCodeUnit } from '../../runtime/contract/code-unit-order.js';
 import type { CatalogModel } from '../model.js';
 import { checkCatalogFileName } from './catalog-file-name.js';
 import { ProblemList, type CatalogProblem } from './problems.js';

@@ -1,4 +1,4 @@
-import { byCodeUnit } from '../common/text.js';
+import { byCodeUnit } from '../../runtime/contract/code-unit-order.js';
 import type { SourcePosition } from '../model.js';
 
 /** One thing wrong (or worth a warning) in the catalog, at a position in a catalog file. */

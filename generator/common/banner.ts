@@ -1,7 +1,7 @@
 import type { CatalogModel, EventVersionModel } from '../model.js';
 import { commentText } from './safe-text.js';
 import { reachableSharedTypes } from './shared-types.js';
-import { byCodeUnit } from './text.js';
+import { byCodeUnit } from '../../runtime/contract/code-unit-order.js';
 
 /** The line every generated file starts with: where it came from, and not to edit it. */
 export function bannerText(sourceFiles: readonly string[]): string {

@@ -21,6 +21,3 @@ export const schemaPaths = {
   message: (e: EventName) => `schemas/events/${e.type}/${e.version}/message.schema.json`,
   shared: (name: string) => `schemas/shared/${name}.schema.json`,
 };
-
-/** JSON Pointer escaping of one reference token (RFC 6901): the runtime's, so both sides write the same pointers. */
-export { pointerToken } from '../../runtime/internal/json-pointer.js';

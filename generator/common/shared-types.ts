@@ -1,5 +1,5 @@
 import type { FieldModel, ObjectTypeModel, TypeRef } from '../model.js';
-import { byCodeUnit } from './text.js';
+import { byCodeUnit } from '../../runtime/contract/code-unit-order.js';
 
 /**
  * The shared types some fields reach, directly, in arrays or through other shared types,

@@ -1,8 +1,5 @@
 /** Plain text helpers every stage shares. */
 
-// One home for the order, shared with the run-time code (the CLI's tally sorts with it too).
-export { byCodeUnit } from '../../runtime/internal/code-unit-order.js';
-
 /** `1 event version`, `2 event versions`. */
 export const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 

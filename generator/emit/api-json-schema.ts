@@ -1,5 +1,5 @@
 import { bannerText } from '../common/banner.js';
-import { pointerToken } from '../common/schema-ids.js';
+import { pointerToken } from '../../runtime/contract/json-pointer.js';
 import { stableJson } from '../common/text.js';
 import type { ApiFieldModel, ApiModel, ApiObjectTypeModel, ApiOperationModel, ApiResponseModel, ApiTypeRef, CatalogModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';

@@ -6,7 +6,7 @@ import type { CatalogModel } from '../model.js';
 import { apiSchemas } from './api-json-schema.js';
 import type { EmittedFile } from './emitted-file.js';
 import { runtimeRequires } from './runtime-requires.js';
-import { RUNTIME_IMPORTS } from '../common/runtime-imports.js';
+import { RUNTIME_IMPORTS } from '../../runtime/contract/runtime-imports.js';
 
 const standaloneCode = standaloneModule.default;
 /** ajv's helper; Node hands over the CommonJS module (its `default` inside), vitest the `default` itself. */

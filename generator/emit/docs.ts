@@ -16,7 +16,8 @@
  */
 import { bannerText, eventSources } from '../common/banner.js';
 import { markdownText } from '../common/safe-text.js';
-import { blockQuote, byCodeUnit, inlineCode, plural } from '../common/text.js';
+import { byCodeUnit } from '../../runtime/contract/code-unit-order.js';
+import { blockQuote, inlineCode, plural } from '../common/text.js';
 import { typeNotation } from '../common/type-notation.js';
 import { versionHistory, type VersionStep } from '../compat/diff.js';
 import type { Severity } from '../compat/rules.js';

@@ -6,7 +6,7 @@ import type { CatalogModel, EventVersionModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
 import { printModule } from './ts-project.js';
 import { validatorPaths } from './validator-paths.js';
-import { RUNTIME_IMPORTS } from '../common/runtime-imports.js';
+import { RUNTIME_IMPORTS } from '../../runtime/contract/runtime-imports.js';
 
 /** `events/<type>/<version>.ts`, relative to `generated/`: one importable entry per event version. */
 export const eventEntryPath = (event: Pick<EventVersionModel, 'type' | 'version'>): string => `events/${event.type}/${event.version}.ts`;

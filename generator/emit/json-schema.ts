@@ -1,11 +1,10 @@
 import { bannerText, eventSources } from '../common/banner.js';
-import { pointerToken, schemaIds, schemaPaths } from '../common/schema-ids.js';
+import { pointerToken } from '../../runtime/contract/json-pointer.js';
+import { schemaIds, schemaPaths } from '../common/schema-ids.js';
 import { reachableSharedTypes } from '../common/shared-types.js';
 import { stableJson } from '../common/text.js';
 import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, TypeRef } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
-
-export { pointerToken, schemaIds, schemaPaths } from '../common/schema-ids.js';
 
 /**
  * `tolerant`: unlisted properties are allowed (the published schemas).

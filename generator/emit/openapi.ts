@@ -11,7 +11,7 @@
 import { stringify } from 'yaml';
 import { bannerText } from '../common/banner.js';
 import { PACKAGE_LICENSE } from '../common/package-license.js';
-import { pointerToken } from '../common/schema-ids.js';
+import { pointerToken } from '../../runtime/contract/json-pointer.js';
 import type { ApiFieldModel, ApiModel, ApiOperationModel, ApiResponseModel, CatalogModel } from '../model.js';
 import { apiFieldSchema, apiObjectSchema, apiTypeSchema, reachableApiTypes, type ApiSchemaMode, type ApiTypeRefTarget } from './api-json-schema.js';
 import type { EmittedFile } from './emitted-file.js';

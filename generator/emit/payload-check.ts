@@ -1,6 +1,6 @@
 import type { JsonSchema } from './json-schema.js';
-import { unescapeToken } from '../../runtime/internal/json-pointer.js';
-import { isPayloadKeyword } from '../../runtime/internal/payload-keywords.js';
+import { unescapeToken } from '../../runtime/contract/json-pointer.js';
+import { isPayloadKeyword } from '../../runtime/contract/payload-keywords.js';
 
 /**
  * A payload schema as one plain boolean function: `true` exactly when ajv (the generator's
@@ -11,7 +11,7 @@ import { isPayloadKeyword } from '../../runtime/internal/payload-keywords.js';
  *
  * It mirrors ajv's own checks keyword by keyword (type tests accepting what ajv's accept, `=== undefined` for a
  * missing property, `for…in` for unlisted ones). It knows the keywords of
- * `runtime/internal/payload-keywords.ts` (the list the runtime's search of a rejected payload
+ * `runtime/contract/payload-keywords.ts` (the list the runtime's search of a rejected payload
  * knows too) and fails generation on any other, so a new keyword cannot be silently ignored.
  * `test/generator/payload-check.test.ts` holds it to ajv's verdicts.
  */
@@ -116,7 +116,7 @@ class CheckWriter {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) throw new Error(`payload check: a schema must be an object or a boolean, got ${JSON.stringify(schema)}`);
     const s = schema as JsonSchema;
     for (const keyword of Object.keys(s)) {
-      if (!isPayloadKeyword(keyword)) throw new Error(`payload check: keyword ${JSON.stringify(keyword)} is not supported (runtime/internal/payload-keywords.ts lists those that are)`);
+      if (!isPayloadKeyword(keyword)) throw new Error(`payload check: keyword ${JSON.stringify(keyword)} is not supported (runtime/contract/payload-keywords.ts lists those that are)`);
     }
 
     if (s.$ref !== undefined) out.push(`${indent}if (!${this.defFunction(s.$ref)}(${v})) return false;`);

@@ -3,7 +3,7 @@ import { schemaIds } from '../common/schema-ids.js';
 import type { CatalogModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
 import { validatorPaths } from './validator-paths.js';
-import { RUNTIME_IMPORTS } from '../common/runtime-imports.js';
+import { RUNTIME_IMPORTS } from '../../runtime/contract/runtime-imports.js';
 
 /**
  * `registry.cjs` (+ `.d.cts`), plain CommonJS text: what the runtime dispatches on. Type →

@@ -7,12 +7,12 @@ import { payloadSchema, type JsonSchema, type SchemaMode } from './json-schema.j
 import { payloadCheckCode } from './payload-check.js';
 import { runtimeRequires } from './runtime-requires.js';
 import { validatorPaths } from './validator-paths.js';
-import { RUNTIME_IMPORTS } from '../common/runtime-imports.js';
-import { PAYLOAD_ANNOTATIONS } from '../../runtime/internal/payload-keywords.js';
+import { RUNTIME_IMPORTS } from '../../runtime/contract/runtime-imports.js';
+import { PAYLOAD_ANNOTATIONS } from '../../runtime/contract/payload-keywords.js';
 
 /**
  * The payload validators, two CommonJS modules per event version (see
- * `runtime/internal/compiled-validator.ts`). CommonJS because the registry loads each synchronously
+ * `runtime/contract/compiled-validator.ts`). CommonJS because the registry loads each synchronously
  * with a literal `require` when its event's first message (or first rejection) arrives; ES
  * modules import them just as well. Every file is independent of every other event: editing
  * one event changes its two files.

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { link, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, posix, relative } from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { byCodeUnit } from '../common/text.js';
+import { byCodeUnit } from '../../runtime/contract/code-unit-order.js';
 import type { EmittedFile } from '../emit/emitted-file.js';
 import { replaceFolder } from './replace-folder.js';
 

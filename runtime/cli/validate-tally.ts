@@ -1,5 +1,5 @@
 /** What `validate` counts while it streams: per-outcome counters, per-event counts and the most frequent issues. */
-import { byCodeUnit } from '../internal/code-unit-order.js';
+import { byCodeUnit } from '../contract/code-unit-order.js';
 import type { ValidationResult } from '../index.js';
 import { closestName } from './did-you-mean.js';
 

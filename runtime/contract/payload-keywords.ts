@@ -1,7 +1,7 @@
 /**
  * The JSON Schema keywords a payload schema may hold, for every engine that reads one: the
  * generated boolean check (generator/emit/payload-check.ts), the search of a rejected payload
- * for its errors (payload-errors.ts), and the generator's copy of the schemas that search reads
+ * for its errors (runtime/internal/payload-errors.ts), and the generator's copy of the schemas that search reads
  * (annotations dropped, generator/emit/validators.ts). Generation refuses a schema holding any
  * other keyword, so a keyword cannot reach one engine alone; test/generator/payload-keywords.test.ts
  * holds both engines to ajv on cases for each keyword listed here, and does not compile while

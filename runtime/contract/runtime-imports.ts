@@ -7,9 +7,9 @@ export const RUNTIME_IMPORTS = {
   /** From `generated/events/<type>/<version>.ts`: `defineEventValidator`. */
   eventEntry: '../../../runtime/entries/define-event-validator.js',
   /** From `generated/validators/<type>/<version>.d.cts`: the compiled validators' types. */
-  validatorTypes: '../../../runtime/internal/compiled-validator.js',
+  validatorTypes: '../../../runtime/contract/compiled-validator.js',
   /** From `generated/registry.d.cts`. */
-  registryTypes: '../runtime/internal/compiled-validator.js',
+  registryTypes: '../runtime/contract/compiled-validator.js',
   /** From `generated/api/validators.d.cts`. */
-  apiValidatorTypes: '../../runtime/internal/compiled-validator.js',
+  apiValidatorTypes: '../../runtime/contract/compiled-validator.js',
 } as const;

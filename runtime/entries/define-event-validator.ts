@@ -1,10 +1,10 @@
 import type { CatalogEvent } from '../../generated/types.js';
-import type { CompiledEventModule } from '../internal/compiled-validator.js';
+import type { CompiledEventModule } from '../contract/compiled-validator.js';
 import { checkPayload } from '../internal/check-payload.js';
 import { isPlainObject } from '../internal/plain-object.js';
 import { clip } from '../internal/echo.js';
 import { envelopeRejection, notAnObject } from '../internal/envelope.js';
-import { pointerTokens } from '../internal/json-pointer.js';
+import { pointerTokens } from '../contract/json-pointer.js';
 import type { EventError, ValidateOptions } from '../internal/result.js';
 import { rejection, valueOrThrow } from '../internal/result.js';
 import type { StandardSchemaV1 } from '../internal/standard-schema.js';

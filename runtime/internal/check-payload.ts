@@ -1,4 +1,4 @@
-import type { AllErrorsValidators, CompiledEventModule, CompiledValidator, CompiledValidatorError, PayloadSchema } from './compiled-validator.js';
+import type { AllErrorsValidators, CompiledEventModule, CompiledValidator, CompiledValidatorError, PayloadSchema } from '../contract/compiled-validator.js';
 import { summarizeIssues, toIssues } from './issues.js';
 import { payloadValidator } from './payload-errors.js';
 import { boundedView, FULL_SEARCH_LIMIT, hasMoreValuesThan } from './payload-view.js';

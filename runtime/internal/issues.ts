@@ -5,9 +5,9 @@
  * kind is named as JSON would (`jsonTypeOf`); each caller chooses only how many issues it
  * keeps and the words of the closing issue.
  */
-import type { CompiledValidatorError } from './compiled-validator.js';
+import type { CompiledValidatorError } from '../contract/compiled-validator.js';
 import { clip, quote } from './echo.js';
-import { pointerToken, pointerTokens } from './json-pointer.js';
+import { pointerToken, pointerTokens } from '../contract/json-pointer.js';
 import type { EventIssue } from './result.js';
 
 /** Most issues one rejected message lists; past it, one closing `too_many_issues` issue says how many more. */

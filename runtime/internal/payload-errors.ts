@@ -1,6 +1,6 @@
-import type { CompiledValidator, CompiledValidatorError, PayloadSchema } from './compiled-validator.js';
-import { pointerToken, unescapeToken } from './json-pointer.js';
-import type { PayloadAssertion } from './payload-keywords.js';
+import type { CompiledValidator, CompiledValidatorError, PayloadSchema } from '../contract/compiled-validator.js';
+import { pointerToken, unescapeToken } from '../contract/json-pointer.js';
+import type { PayloadAssertion } from '../contract/payload-keywords.js';
 
 /**
  * Why a payload is invalid, found from its schema: the errors ajv's validator of the same
@@ -9,7 +9,7 @@ import type { PayloadAssertion } from './payload-keywords.js';
  *
  * A schema is turned once into a tree of small functions (kept with the schema object), one
  * per subschema, with every schema path worked out in advance. It knows the keywords of
- * `payload-keywords.ts` (generation refuses any other), in ajv's keyword order: an up-front
+ * `contract/payload-keywords.ts` (generation refuses any other), in ajv's keyword order: an up-front
  * `type` test (unless the one type has keywords of its own, which then report a wrong type
  * themselves), `$ref` into the root's `$defs`, `anyOf` (each branch until one holds, its
  * errors dropped when one does), `items`, then, for an object, `required`,
@@ -58,7 +58,7 @@ const isType = (type: string | string[], data: unknown): boolean =>
   : type === 'number' ? typeof data === 'number' && Number.isFinite(data)
   : typeof data === type;
 
-/** What each keyword of `payload-keywords.ts` holds. */
+/** What each keyword of `contract/payload-keywords.ts` holds. */
 interface Keywords {
   type?: string | string[];
   $ref?: string;

@@ -3,8 +3,8 @@
  * error object per fault, and a payload can hold millions of faults (an array of ten million
  * wrong items), so a large payload is searched through a bounded view of it.
  */
-import type { CompiledValidatorError } from './compiled-validator.js';
-import { pointerToken } from './json-pointer.js';
+import type { CompiledValidatorError } from '../contract/compiled-validator.js';
+import { pointerToken } from '../contract/json-pointer.js';
 
 /** Payloads of at most this many values (counting every member and item) are searched in full. */
 export const FULL_SEARCH_LIMIT = 4096;

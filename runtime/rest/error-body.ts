@@ -1,5 +1,5 @@
 import type { ValidationErrorBody } from '../../generated/api/types.js';
-import { pointerTokens } from '../internal/json-pointer.js';
+import { pointerTokens } from '../contract/json-pointer.js';
 import type { ApiIssue } from './issues.js';
 
 /** A name written as is in a dot path: one that can be neither an index nor mistaken for punctuation. */

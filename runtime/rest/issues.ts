@@ -1,7 +1,7 @@
-import type { CompiledValidatorError } from '../internal/compiled-validator.js';
+import type { CompiledValidatorError } from '../contract/compiled-validator.js';
 import { clip, quote } from '../internal/echo.js';
 import { boundIssueList, jsonTypeOf, valueAt } from '../internal/issues.js';
-import { pointerToken } from '../internal/json-pointer.js';
+import { pointerToken } from '../contract/json-pointer.js';
 
 /** One thing wrong with a request or response, at its place. */
 export interface ApiIssue {

@@ -1,7 +1,7 @@
 import { apiOperationDetails } from '../../generated/api/operations.js';
 import type { OperationId } from '../../generated/api/types.js';
 import * as generated from '../../generated/api/validators.cjs';
-import type { CompiledValidator } from '../internal/compiled-validator.js';
+import type { CompiledValidator } from '../contract/compiled-validator.js';
 import { bounded, toApiIssues, type ApiIssue } from './issues.js';
 
 export type ApiErrorCode = 'invalid_request' | 'invalid_response' | 'unknown_operation' | 'unknown_status';

@@ -10,7 +10,8 @@
  * Everything is deterministic: values are derived from field names, never from a random
  * source or the clock, so a failing case is the same on every run.
  */
-import { pointerToken, type SchemaMode } from '../../generator/emit/json-schema.js';
+import { pointerToken } from '../../runtime/contract/json-pointer.js';
+import type { SchemaMode } from '../../generator/emit/json-schema.js';
 import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, PrimitiveName, TypeRef } from '../../generator/model.js';
 
 export type Payload = Record<string, unknown>;

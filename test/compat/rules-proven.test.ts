@@ -21,7 +21,7 @@ import type { SchemaMode } from '../../generator/emit/json-schema.js';
 import { emitTypes } from '../../generator/emit/typescript.js';
 import { emitValidators, validatorPaths } from '../../generator/emit/validators.js';
 import type { CatalogModel, EventVersionModel, FieldModel, TypeRef } from '../../generator/model.js';
-import type { CompiledEventModule } from '../../runtime/internal/compiled-validator.js';
+import type { CompiledEventModule } from '../../runtime/contract/compiled-validator.js';
 
 const MODES: readonly SchemaMode[] = ['tolerant', 'strict'];
 const EDITS_PER_RUN = 150;

@@ -11,7 +11,7 @@ import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import { apiSchemas } from '../../generator/emit/api-json-schema.js';
 import { apiValidatorAjvOptions } from '../../generator/emit/api-validators.js';
 import { runtimeRequires } from '../../generator/emit/runtime-requires.js';
-import type { CompiledValidator } from '../../runtime/internal/compiled-validator.js';
+import type { CompiledValidator } from '../../runtime/contract/compiled-validator.js';
 
 const MODULE = new URL('../../generated/api/validators.cjs', import.meta.url);
 const validators = createRequire(import.meta.url)(MODULE.pathname) as Record<string, CompiledValidator>;

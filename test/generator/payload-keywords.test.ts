@@ -1,5 +1,5 @@
 /**
- * One list of payload keywords (runtime/internal/payload-keywords.ts) for the two engines that
+ * One list of payload keywords (runtime/contract/payload-keywords.ts) for the two engines that
  * read payload schemas: the generated boolean check and the runtime's search of a rejected
  * payload for its errors. For each listed keyword, both give ajv's verdicts, and the search
  * ajv's errors; a keyword off the list stops generation, naming the event.
@@ -10,9 +10,9 @@ import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import { payloadSchema, type JsonSchema } from '../../generator/emit/json-schema.js';
 import { payloadCheckCode } from '../../generator/emit/payload-check.js';
 import { validatorAjvOptions } from '../../generator/emit/validators.js';
-import type { CompiledValidator, PayloadSchema } from '../../runtime/internal/compiled-validator.js';
+import type { CompiledValidator, PayloadSchema } from '../../runtime/contract/compiled-validator.js';
 import { payloadValidator } from '../../runtime/internal/payload-errors.js';
-import { isPayloadKeyword, PAYLOAD_ASSERTIONS, type PayloadAssertion } from '../../runtime/internal/payload-keywords.js';
+import { isPayloadKeyword, PAYLOAD_ASSERTIONS, type PayloadAssertion } from '../../runtime/contract/payload-keywords.js';
 
 interface KeywordCase {
   schema: JsonSchema;
@@ -119,7 +119,7 @@ describe('a keyword off the list', () => {
 
   it('is refused by the generated check, with the list named', () => {
     expect(isPayloadKeyword('minLength')).toBe(false);
-    expect(() => payloadCheckCode('accepts', { type: 'object', properties: { a: { type: 'string', minLength: 1 } } })).toThrow('payload check: keyword "minLength" is not supported (runtime/internal/payload-keywords.ts lists those that are)');
+    expect(() => payloadCheckCode('accepts', { type: 'object', properties: { a: { type: 'string', minLength: 1 } } })).toThrow('payload check: keyword "minLength" is not supported (runtime/contract/payload-keywords.ts lists those that are)');
   });
 
   it('the real catalog\'s payload schemas hold listed keywords only', () => {

@@ -23,7 +23,7 @@ import { payloadSchema, type SchemaMode } from '../../generator/emit/json-schema
 import type { EmittedFile } from '../../generator/emit/emitted-file.js';
 import { emitValidators, validatorAjvOptions, validatorPaths } from '../../generator/emit/validators.js';
 import type { CatalogModel, EventVersionModel, TypeRef } from '../../generator/model.js';
-import type { AllErrorsValidators, CompiledEventModule, CompiledValidator, CompiledValidatorError } from '../../runtime/internal/compiled-validator.js';
+import type { AllErrorsValidators, CompiledEventModule, CompiledValidator, CompiledValidatorError } from '../../runtime/contract/compiled-validator.js';
 import { payloadValidator } from '../../runtime/internal/payload-errors.js';
 import { fullPayload, minimalPayload, mutations, type Payload } from '../../scripts/samples/payload-samples.js';
 import { syntheticModel } from './synthetic-catalog.js';
@@ -224,12 +224,12 @@ describe('emitted files', () => {
 
   it('declarations type the exports with the runtime contract', () => {
     for (const file of emitted.filter((f) => f.path.endsWith('.errors.d.cts'))) {
-      expect(file.contents, file.path).toContain("import type { CompiledValidator } from '../../../runtime/internal/compiled-validator.js' with { 'resolution-mode': 'import' };");
+      expect(file.contents, file.path).toContain("import type { CompiledValidator } from '../../../runtime/contract/compiled-validator.js' with { 'resolution-mode': 'import' };");
       expect(file.contents, file.path).toContain('export declare const tolerant: CompiledValidator;');
       expect(file.contents, file.path).toContain('export declare const strict: CompiledValidator;');
     }
     for (const file of emitted.filter((f) => f.path.endsWith('.d.cts') && !f.path.endsWith('.errors.d.cts'))) {
-      expect(file.contents, file.path).toContain("import type { PayloadCheckPair, PayloadSchemaPair } from '../../../runtime/internal/compiled-validator.js' with { 'resolution-mode': 'import' };");
+      expect(file.contents, file.path).toContain("import type { PayloadCheckPair, PayloadSchemaPair } from '../../../runtime/contract/compiled-validator.js' with { 'resolution-mode': 'import' };");
       expect(file.contents, file.path).toContain('export declare const accepts: PayloadCheckPair;');
       expect(file.contents, file.path).toContain('export declare const schemas: PayloadSchemaPair;');
     }
