@@ -1,8 +1,7 @@
 import type { CatalogEvent } from '../../generated/types.js';
 
-export type ValidationMode = 'tolerant' | 'strict';
-
-export type { ValidateOptions } from './validate-options.js';
+// The options live with their check; the result family names them too (one direction: result → options).
+export type { ValidateOptions, ValidationMode } from './validate-options.js';
 
 export type EventErrorCode = 'malformed_message' | 'unknown_event_type' | 'unknown_event_version' | 'invalid_payload';
 

@@ -1,5 +1,7 @@
 import { quote } from './echo.js';
-import type { ValidationMode } from './result.js';
+
+/** `tolerant` accepts payload properties the catalog does not list; `strict` rejects them. */
+export type ValidationMode = 'tolerant' | 'strict';
 
 /** How to validate: the options every validating function takes. */
 export interface ValidateOptions {
