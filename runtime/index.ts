@@ -9,9 +9,9 @@ export type { EventHandler, EventHandlerFn, ExhaustiveHandlerMap, HandlerMap, Ha
 export { fromCloudEvent, toCloudEvent, validateCloudEvent } from './cloudevents.js';
 export type { StructuredCloudEvent } from './cloudevents.js';
 export { EventValidationError } from './internal/result.js';
-export type { EventValidationResult, EventValidator } from './entries/define-event-validator.js';
+export type { EventValidator } from './entries/define-event-validator.js';
 export type { CreateEventValidator, SelectedEventValidator } from './entries/create-event-validator.js';
 export type { StandardSchemaV1 } from './internal/standard-schema.js';
-export type { EventError, EventErrorCode, EventIssue, ValidateOptions, ValidationMode, ValidationResult } from './internal/result.js';
+export type { EventError, EventErrorCode, EventIssue, EventValidationResult, Issue, IssueCode, ValidateOptions, ValidationMode, ValidationResult } from './internal/result.js';
 export { eventCatalog } from '../generated/registry.cjs';
 export type * from '../generated/types.js';

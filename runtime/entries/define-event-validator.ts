@@ -5,13 +5,14 @@ import { isPlainObject } from '../internal/plain-object.js';
 import { clip } from '../internal/echo.js';
 import { envelopeRejection, notAnObject } from '../internal/envelope.js';
 import { pointerTokens } from '../contract/json-pointer.js';
-import type { EventError, ValidateOptions } from '../internal/result.js';
+import type { EventValidationResult, ValidateOptions } from '../internal/result.js';
 import { rejection, valueOrThrow } from '../internal/result.js';
 import type { StandardSchemaV1 } from '../internal/standard-schema.js';
 import { unreadable } from '../internal/unreadable.js';
 import { isStrict } from '../internal/validate-options.js';
 
-export type EventValidationResult<E> = { ok: true; event: E } | { ok: false; error: EventError };
+// The result family lives with the root's (one type for the root, the entries and createEventValidator).
+export type { EventValidationResult } from '../internal/result.js';
 
 /**
  * The validator of one event version, importable on its own

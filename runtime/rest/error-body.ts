@@ -1,6 +1,6 @@
 import type { ValidationErrorBody } from '../../generated/api/types.js';
 import { pointerTokens } from '../contract/json-pointer.js';
-import type { ApiIssue } from './issues.js';
+import type { Issue } from '../internal/issues.js';
 
 /** A name written as is in a dot path: one that can be neither an index nor mistaken for punctuation. */
 const PLAIN_NAME = /^[A-Za-z_][A-Za-z0-9_-]*$/;
@@ -31,7 +31,7 @@ export function toAttr(path: string): string {
  * answers in the service's format: `attr` says where (see `toAttr`), `code` the issue's
  * stable code.
  */
-export function toValidationErrorBody(issues: readonly ApiIssue[], options: { detail?: string; code?: string } = {}): ValidationErrorBody {
+export function toValidationErrorBody(issues: readonly Issue[], options: { detail?: string; code?: string } = {}): ValidationErrorBody {
   return {
     detail: options.detail ?? 'The request is invalid.',
     code: options.code ?? 'invalid_request',

@@ -8,6 +8,7 @@ export { apiOperations } from '../../generated/api/operations.js';
 export { validateRequest, validateResponse } from './validate.js';
 export type { ApiErrorCode, ApiRequestParts, ApiResult } from './validate.js';
 export type { ApiIssue } from './issues.js';
+export type { Issue, IssueCode } from '../internal/issues.js';
 export { toValidationErrorBody } from './error-body.js';
 export type * from '../../generated/api/types.js';
 export { createDataImportClient, DataImportNetworkError } from './client.js';

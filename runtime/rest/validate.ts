@@ -2,11 +2,14 @@ import { apiOperationDetails } from '../../generated/api/operations.js';
 import type { OperationId } from '../../generated/api/types.js';
 import * as generated from '../../generated/api/validators.cjs';
 import type { CompiledValidator } from '../contract/compiled-validator.js';
-import { bounded, toApiIssues, type ApiIssue } from './issues.js';
+import { errorMessage } from '../internal/describe-error.js';
+import { summarizeIssues, type IssueList } from '../internal/issues.js';
+import type { ValidationFailure } from '../internal/result.js';
+import { apiIssueList } from './issues.js';
 
 export type ApiErrorCode = 'invalid_request' | 'invalid_response' | 'unknown_operation' | 'unknown_status';
 
-export type ApiResult = { ok: true } | { ok: false; error: { code: ApiErrorCode; message: string; issues: ApiIssue[] } };
+export type ApiResult = { ok: true } | { ok: false; error: ValidationFailure<ApiErrorCode> };
 
 /** What a request carries besides its method and path. */
 export interface ApiRequestParts {
@@ -25,19 +28,18 @@ const unknownOperation = (operationId: unknown): ApiResult => ({
   error: { code: 'unknown_operation', message: `unknown operation ${JSON.stringify(String(operationId))}`, issues: [{ path: '', code: 'unknown_operation', message: `no operation is named ${JSON.stringify(String(operationId))}` }] },
 });
 
-function check(name: string, data: unknown, root: string): ApiIssue[] {
+/** Adds what the named validator finds wrong with `data` to `issues`. */
+function check(name: string, data: unknown, root: string, issues: IssueList): void {
   const validate = validators[name]!;
-  return validate(data) ? [] : toApiIssues(validate.errors ?? [], data, root);
+  if (!validate(data)) issues.addErrors(validate.errors ?? [], data, root);
 }
 
-/** Keys of a part an operation does not take: each is an issue. */
-function unexpectedPart(value: unknown, root: string, what: string): ApiIssue[] {
-  if (value === undefined) return [];
-  if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0) return [];
-  return [{ path: root, code: 'not_allowed', message: `this operation takes no ${what}` }];
+/** A part an operation does not take, given with keys anyway: an issue. */
+function unexpectedPart(value: unknown, root: string, what: string, issues: IssueList): void {
+  if (value === undefined) return;
+  if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0) return;
+  issues.add({ path: root, code: 'not_allowed', message: `this operation takes no ${what}` });
 }
-
-const summary = (issues: readonly ApiIssue[]): string => issues.map((i) => `${i.path || '/'} ${i.message}`).join('; ');
 
 /**
  * Checks a request against the contract before it is sent (or when a server receives it):
@@ -49,20 +51,21 @@ export function validateRequest(operationId: OperationId | (string & {}), parts:
     if (!isOperationId(operationId)) return unknownOperation(operationId);
     const details = apiOperationDetails[operationId];
     const { params, query, body } = parts ?? {};
-    const issues: ApiIssue[] = [
-      ...(details.params.length > 0 ? check(`${operationId}_params`, params ?? {}, '/params') : unexpectedPart(params, '/params', 'path parameters')),
-      ...(details.query.length > 0 ? check(`${operationId}_query`, query ?? {}, '/query') : unexpectedPart(query, '/query', 'query parameters')),
-      ...(details.request
-        ? body === undefined
-          ? [{ path: '/body', code: 'required', message: 'missing request body' }]
-          : check(`${operationId}_request`, body, '/body')
-        : body === undefined
-          ? []
-          : [{ path: '/body', code: 'no_body', message: `${operationId} takes no request body` }]),
-    ];
-    if (issues.length === 0) return { ok: true };
-    const listed = bounded(issues);
-    return { ok: false, error: { code: 'invalid_request', message: `invalid ${operationId} request: ${summary(listed)}`, issues: listed } };
+    // One list for the three parts, so the request as a whole lists at most MAX_ISSUES.
+    const issues = apiIssueList();
+    if (details.params.length > 0) check(`${operationId}_params`, params ?? {}, '/params', issues);
+    else unexpectedPart(params, '/params', 'path parameters', issues);
+    if (details.query.length > 0) check(`${operationId}_query`, query ?? {}, '/query', issues);
+    else unexpectedPart(query, '/query', 'query parameters', issues);
+    if (details.request) {
+      if (body === undefined) issues.add({ path: '/body', code: 'required', message: 'missing request body' });
+      else check(`${operationId}_request`, body, '/body', issues);
+    } else if (body !== undefined) {
+      issues.add({ path: '/body', code: 'no_body', message: `${operationId} takes no request body` });
+    }
+    if (issues.isEmpty) return { ok: true };
+    const listed = issues.close();
+    return { ok: false, error: { code: 'invalid_request', message: `invalid ${operationId} request: ${summarizeIssues(listed)}`, issues: listed } };
   } catch (error) {
     return unreadable('invalid_request', operationId, error);
   }
@@ -82,9 +85,11 @@ export function validateResponse(operationId: OperationId | (string & {}), statu
       const message = `${operationId} has no response ${String(status)} in the contract (it names ${known})`;
       return { ok: false, error: { code: 'unknown_status', message, issues: [{ path: '', code: 'unknown_status', message }] } };
     }
-    const issues = check(`${operationId}_response_${status}`, body, '/body');
-    if (issues.length === 0) return { ok: true };
-    return { ok: false, error: { code: 'invalid_response', message: `invalid ${operationId} response ${status}: ${summary(issues)}`, issues } };
+    const issues = apiIssueList();
+    check(`${operationId}_response_${status}`, body, '/body', issues);
+    if (issues.isEmpty) return { ok: true };
+    const listed = issues.close();
+    return { ok: false, error: { code: 'invalid_response', message: `invalid ${operationId} response ${status}: ${summarizeIssues(listed)}`, issues: listed } };
   } catch (error) {
     return unreadable('invalid_response', operationId, error);
   }
@@ -92,7 +97,7 @@ export function validateResponse(operationId: OperationId | (string & {}), statu
 
 /** A value whose getters or proxies throw while being read: refused, with the reason. */
 function unreadable(code: 'invalid_request' | 'invalid_response', operationId: unknown, error: unknown): ApiResult {
-  const reason = error instanceof Error ? error.message : String(error);
+  const reason = errorMessage(error);
   const message = `could not read the ${code === 'invalid_request' ? 'request' : 'response'} of ${String(operationId)}: ${reason}`;
   return { ok: false, error: { code, message, issues: [{ path: '', code: 'unreadable', message }] } };
 }

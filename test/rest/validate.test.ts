@@ -106,10 +106,12 @@ describe('validateRequest', () => {
   });
 
   it('bounds the issues it lists, and says how many more there were', () => {
-    const notes = Array.from({ length: 150 }, () => ({ is_pinned: 'yes' }));
+    const notes = Array.from({ length: 150 }, () => ({ body: 'Called.', is_pinned: 'yes' }));
     const issues = issuesOf(validateRequest('createNotes', { body: { ...NOTES, notes } }));
-    expect(issues).toHaveLength(100);
-    expect(issues.at(-1)).toMatchObject({ code: 'more_issues' });
+    // At most 100 listed, then one closing issue: the rule of every surface.
+    expect(issues).toHaveLength(101);
+    expect(issues[99]).toMatchObject({ path: '/body/notes/99/is_pinned', code: 'type' });
+    expect(issues.at(-1)).toEqual({ path: '', code: 'more_issues', message: '50 more issues not listed' });
   });
 });
 
