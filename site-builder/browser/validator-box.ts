@@ -1,0 +1,175 @@
+/// <reference lib="dom" />
+/**
+ * The page side of each validator box: the text is checked as the reader types (debounced),
+ * by the box's validator script in a Web Worker, so a message of megabytes never holds up
+ * the page; where a worker cannot start (a page opened from `file://`), the same script runs
+ * on the page instead. The verdict goes into the box's `role="status"` element (and, as JSON,
+ * its `data-verdict` for tools), and the lines with a problem are marked in the text.
+ */
+import type { CheckAnswer, CheckRequest, Verdict } from './validation-service.js';
+
+const DEBOUNCE_MS = 250;
+
+type Validate = (request: CheckRequest, done: (answer: CheckAnswer) => void) => void;
+
+/** A worker running `src`, or `undefined` when the page may not start one; `failed` is called if it starts but cannot load. */
+function startWorker(src: string, failed: () => void): Validate | undefined {
+  let worker: Worker;
+  try {
+    worker = new Worker(src);
+  } catch {
+    return undefined;
+  }
+  const waiting = new Map<number, (answer: CheckAnswer) => void>();
+  worker.addEventListener('message', (event: MessageEvent<CheckAnswer>) => {
+    waiting.get(event.data.id)?.(event.data);
+    waiting.delete(event.data.id);
+  });
+  worker.addEventListener('error', () => {
+    worker.terminate();
+    failed();
+  });
+  return (request, done) => {
+    waiting.set(request.id, done);
+    worker.postMessage(request);
+  };
+}
+
+function loadScript(src: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = src;
+    script.onload = () => resolve();
+    script.onerror = () => reject(new Error(`could not load ${src}`));
+    document.head.append(script);
+  });
+}
+
+/** The same scripts on the page itself, loaded once, in order. */
+function onPage(scripts: readonly string[]): Validate {
+  let loaded: Promise<void> | undefined;
+  return (request, done) => {
+    loaded ??= scripts.reduce((previous, src) => previous.then(() => loadScript(src)), Promise.resolve());
+    void loaded.then(() => done(window.catalogCheck!(request)));
+  };
+}
+
+function verdictData(verdict: Verdict): unknown {
+  return verdict.ok ? { ok: true } : { ok: false, code: verdict.error.code, issues: verdict.error.issues.map(({ path, code, message }) => ({ path, code, message })) };
+}
+
+class ValidatorBox {
+  private readonly text: HTMLTextAreaElement;
+  private readonly status: HTMLElement;
+  private readonly marks: HTMLElement;
+  private readonly strict: HTMLInputElement | null;
+  private validate: Validate;
+  private lastId = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private markedLines: number[] = [];
+
+  constructor(box: HTMLElement, src: string, requires: readonly string[]) {
+    this.text = box.querySelector('textarea')!;
+    this.status = box.querySelector<HTMLElement>('[role="status"]')!;
+    this.marks = box.querySelector<HTMLElement>('.marks')!;
+    this.strict = box.querySelector<HTMLInputElement>('input.strict');
+    const fallBack = (): void => {
+      this.validate = onPage([...requires, src]);
+      this.check();
+    };
+    this.validate = startWorker(src, fallBack) ?? onPage([...requires, src]);
+    this.text.addEventListener('input', () => this.schedule());
+    this.strict?.addEventListener('change', () => this.check());
+    this.text.addEventListener('scroll', () => this.drawMarks());
+    window.addEventListener('resize', () => this.drawMarks());
+    this.check();
+  }
+
+  private schedule(): void {
+    this.status.dataset.state = 'checking';
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.check(), DEBOUNCE_MS);
+  }
+
+  private check(): void {
+    clearTimeout(this.timer);
+    const id = ++this.lastId;
+    this.status.dataset.state = 'checking';
+    this.validate({ id, text: this.text.value, strict: this.strict?.checked === true }, (answer) => {
+      if (answer.id !== this.lastId) return; // the text changed since: a newer verdict is coming
+      this.show(answer);
+    });
+  }
+
+  private show({ verdict, lines }: CheckAnswer): void {
+    const head = document.createElement('p');
+    const items: HTMLElement[] = [];
+    if (verdict.ok) {
+      head.className = 'valid';
+      head.textContent = `✓ Valid: ${verdict.event.type} ${verdict.event.version}`;
+    } else {
+      head.className = 'invalid';
+      head.textContent = `✗ ${verdict.error.code}: ${verdict.error.message}`;
+      verdict.error.issues.forEach((issue, i) => {
+        const item = document.createElement('li');
+        const line = lines[i];
+        if (line !== undefined) {
+          const go = document.createElement('button');
+          go.type = 'button';
+          go.className = 'line';
+          go.textContent = `line ${line}`;
+          go.addEventListener('click', () => this.goToLine(line));
+          item.append(go, ' ');
+        }
+        const pointer = document.createElement('code');
+        pointer.textContent = issue.path === '' ? '(the whole message)' : issue.path;
+        item.append(pointer, ` ${issue.code}: ${issue.message}`);
+        items.push(item);
+      });
+    }
+    const list = document.createElement('ul');
+    list.append(...items);
+    this.status.replaceChildren(head, ...(items.length > 0 ? [list] : []));
+    this.status.dataset.verdict = JSON.stringify(verdictData(verdict));
+    this.status.dataset.state = 'done';
+    this.markedLines = [...new Set(lines.filter((l): l is number => l !== undefined))];
+    this.drawMarks();
+  }
+
+  private lineHeight(): number {
+    return parseFloat(getComputedStyle(this.text).lineHeight) || 20;
+  }
+
+  /** A bar over each line with a problem, kept in place as the text scrolls. */
+  private drawMarks(): void {
+    const style = getComputedStyle(this.text);
+    const top = parseFloat(style.paddingTop) + parseFloat(style.borderTopWidth) - this.text.scrollTop;
+    const height = this.lineHeight();
+    this.marks.replaceChildren(
+      ...this.markedLines.map((line) => {
+        const mark = document.createElement('div');
+        mark.className = 'mark';
+        mark.style.top = `${top + (line - 1) * height}px`;
+        mark.style.height = `${height}px`;
+        return mark;
+      }),
+    );
+  }
+
+  private goToLine(line: number): void {
+    const value = this.text.value;
+    let start = 0;
+    for (let n = 1; n < line && start >= 0; n++) start = value.indexOf('\n', start) + 1;
+    const end = value.indexOf('\n', start);
+    this.text.focus();
+    this.text.setSelectionRange(start, end < 0 ? value.length : end);
+    this.text.scrollTop = Math.max(0, (line - 3) * this.lineHeight());
+    this.drawMarks();
+  }
+}
+
+const absolute = (src: string): string => new URL(src, document.baseURI).href;
+for (const box of document.querySelectorAll<HTMLElement>('.validator[data-validator]')) {
+  const requires = (box.dataset.requires ?? '').split(' ').filter((src) => src !== '').map(absolute);
+  new ValidatorBox(box, absolute(box.dataset.validator!), requires);
+}
