@@ -31,9 +31,16 @@ export interface DeliveryPolicy {
 
 const MAX_BACKOFF_MS = 60_000;
 
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+/** An option that must be a positive integer, or its default; anything else throws a `RangeError` naming it. */
+export function positiveInteger(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isInteger(value) || value < 1) throw new RangeError(`bus: ${name} must be a positive integer, got ${String(value)}`);
+  return value;
+}
+
+/** An option that must be a non-empty string; anything else throws a `TypeError` naming it. */
+export function requiredText(name: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '') throw new TypeError(`bus: consumeEvents needs ${name} (a non-empty string)`);
   return value;
 }
 

@@ -2,21 +2,19 @@ import { createHash } from 'node:crypto';
 import type { Consumer, ConsumerInfo, JetStreamClient, JsMsg } from '@nats-io/jetstream';
 import { headers, type MsgHdrs, type NatsConnection } from '@nats-io/transport-node';
 import {
-  consumerTelemetry,
-  countDecision,
-  decideDeliveryNow,
-  deliveryPolicy,
-  emptyCounts,
-  StallWatch,
-  warningHook,
+  ConsumerFailedError,
+  loopPolicy,
+  positiveInteger,
+  requiredText,
+  runConsumerLoop,
+  type Broker,
   type BusHandler,
-  type ConsumerWarnings,
+  type ConsumerOptions,
   type Consumption,
-  type DeliveryDecision,
-  type DeliveryOptions,
-  type MessageTrace,
+  type DeadLetterDecision,
+  type Delivered,
+  type Prepared,
 } from '../bus/index.js';
-import { backoffCeilingMs } from '../internal/backoff.js';
 import { describeError } from '../internal/describe-error.js';
 import { AckBatch } from './ack-batch.js';
 import { connectionOf } from './connection-of.js';
@@ -24,7 +22,7 @@ import { DEAD_LETTER_HEADERS, REFERENCE_HEAD_BYTES } from './dead-letter-headers
 import { DeliveryQueue } from './delivery-queue.js';
 import { pullMessages, type Puller } from './pull-messages.js';
 
-export interface ConsumeEventsOptions extends DeliveryOptions, ConsumerWarnings {
+export interface ConsumeEventsOptions extends ConsumerOptions {
   /** Publishes the dead letters (and awaits the server's acknowledgement of each). */
   js: JetStreamClient;
   /** Where dead letters go; a stream must capture this subject. */
@@ -34,14 +32,9 @@ export interface ConsumeEventsOptions extends DeliveryOptions, ConsumerWarnings 
    * handler, or with their ack held back (pulled half at a time, two pulls in flight). Default 100.
    */
   maxMessages?: number;
-  /** Attempts to store one dead letter before the consumer gives up and `closed` rejects. Default 6, about 15 s in all (500 ms, doubling): longer than a cluster takes to elect a leader. */
-  deadLetterAttempts?: number;
 }
 
-/** Why a consumer ended other than by `stop()`: what failed, and what to do about it. */
-export class ConsumerFailedError extends Error {
-  override name = 'ConsumerFailedError';
-}
+export { ConsumerFailedError };
 
 /** The dead letter's id for JetStream de-duplication: one dead letter per original, even if the original comes back. */
 const deadLetterMsgId = (msg: JsMsg): string => `dead-letter:${msg.info.stream}:${msg.info.streamSequence}`;
@@ -49,179 +42,144 @@ const deadLetterMsgId = (msg: JsMsg): string => `dead-letter:${msg.info.stream}:
 /** Reading the delivery count parses the reply subject: the core asks for it only when it weighs a retry. */
 const deliveryCount = (msg: JsMsg): number => msg.info.deliveryCount;
 
-/** First pause between two attempts to store a dead letter; doubles per attempt, up to the second. */
-const DEAD_LETTER_RETRY_MS = 500;
-const MAX_DEAD_LETTER_RETRY_MS = 8000;
-
 /** Longest an ack of a handled message is held back to be sent with the next ones. */
 const MAX_ACK_HOLD_MS = 10;
 
 /** The server's own default, for a consumer whose configuration cannot be read. */
 const DEFAULT_ACK_WAIT_MS = 30_000;
 
-type DeadLetterDecision = Extract<DeliveryDecision, { action: 'dead_letter' }>;
-
 /**
- * Consumes catalog events from the caller's JetStream pull consumer with explicit acks:
- * handled → `ack`; handler threw → `nak` with back-off until `maxDeliver`; otherwise the
- * message is published to `deadLetterSubject` with its original bytes and the reason in
- * headers, and only once the server has stored it is the original acknowledged (one too
- * large to travel whole is dead-lettered by reference and terminated).
- * Messages are handled one at a time, in delivery order. While a handler (or a dead
- * letter's publish) runs long, its message is reported in progress (`working()`) at the
- * latest two thirds of the consumer's `ack_wait` after it began, then every third, so that
- * a long handler does not see its message delivered again; the messages delivered and
- * waiting behind it are reported the same way (see `DeliveryQueue`). The acks of handled messages are
- * sent together once the messages already buffered are done (see `AckBatch`): one socket
- * write per burst instead of one per message. Refuses to start when no stream stores the
- * dead letters, or when the consumer's `max_deliver` would drop a message before
- * `maxDeliver` dead-letters it.
+ * Consumes catalog events from the caller's JetStream pull consumer with explicit acks, by
+ * the one consumer loop (`runConsumerLoop`): handled → `ack` (sent together with the rest of
+ * the burst, see `AckBatch`); handler threw → `nak` with back-off until `maxDeliver`;
+ * otherwise the message is published to `deadLetterSubject` with its original bytes and the
+ * reason in headers, and only once the server has stored it is the original acknowledged (one
+ * too large to travel whole is dead-lettered by reference and terminated). While a handler (or
+ * a dead letter's publish) runs long, its message is reported in progress (`working()`) at the
+ * latest two thirds of the consumer's `ack_wait` after it began, then every third; the messages
+ * waiting behind it are reported the same way (see `DeliveryQueue`). Refuses to start when no
+ * stream stores the dead letters, or when the consumer's `max_deliver` would drop a message
+ * before `maxDeliver` dead-letters it.
  */
 export function consumeEvents(consumer: Consumer, handler: BusHandler<JsMsg>, options: ConsumeEventsOptions): Consumption {
-  const policy = deliveryPolicy(options);
-  const { js, deadLetterSubject } = options;
-  if (typeof deadLetterSubject !== 'string' || deadLetterSubject === '') throw new TypeError('nats: consumeEvents needs a deadLetterSubject');
-  const warn = warningHook(options);
-  const counts = emptyCounts();
-  let stopping = false;
-  const maxMessages = options.maxMessages ?? 100;
-  if (!Number.isInteger(maxMessages) || maxMessages < 1) throw new RangeError(`nats: maxMessages must be a positive integer, got ${String(maxMessages)}`);
-  const attempts = options.deadLetterAttempts ?? 6;
-  if (!Number.isInteger(attempts) || attempts < 1) throw new RangeError(`nats: deadLetterAttempts must be a positive integer, got ${String(attempts)}`);
-  const queue = new DeliveryQueue();
-  let puller: Puller | null = null;
-  const nc = connectionOf(js);
-
-  async function deadLetter(msg: JsMsg, decision: DeadLetterDecision, trace: MessageTrace | null): Promise<DeliveryDecision> {
-    let lastError: unknown;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      try {
-        let byReference = false;
-        // Sized with the trace headers the publish carries, if any.
-        const publish = (carrier: Record<string, string>) => {
-          const letter = deadLetterOf(msg, decision, maxPayload(nc), carrier);
-          byReference = letter.byReference;
-          return js.publish(deadLetterSubject, letter.data, { headers: letter.headers, msgID: deadLetterMsgId(msg) });
-        };
-        await (trace ? trace.deadLetter(deadLetterSubject, decision.reason, publish) : publish({}));
-        // By reference, the original stays in its stream for whoever reads the dead letter: terminated, never delivered again.
-        if (byReference) msg.term();
-        else msg.ack();
-        queue.settled(1);
-        return decision;
-      } catch (error) {
-        lastError = error;
-        // Long enough in all to ride out a cluster's leader election.
-        if (attempt < attempts) await sleep(backoffCeilingMs(attempt, DEAD_LETTER_RETRY_MS, MAX_DEAD_LETTER_RETRY_MS));
-      }
-    }
-    // Not stored, so not acknowledged: the original stays in the stream for the next consumer.
-    throw new ConsumerFailedError(
-      `nats: could not store the dead letter of ${msg.info.stream} #${msg.info.streamSequence} on "${deadLetterSubject}" after ${attempts} attempts (${describeError(lastError)}); ` +
-        'the original is left unacknowledged. Check that a stream captures the subject and accepts writes, then start the consumer again.',
-      { cause: lastError },
-    );
-  }
-
-  /** Hands every waiting message back to the server at once, for another consumer (or this one's next start). */
-  function handBack(): void {
-    const waiting = queue.drain();
-    for (const msg of waiting) msg.nak();
-    queue.settled(waiting.length);
-  }
-
-  const closed = (async () => {
-    await checkDeadLetterStream(js, deadLetterSubject);
-    const config = await consumerConfig(consumer);
-    refuseDroppingMaxDeliver(config, policy.maxDeliver);
-    const telemetry = await consumerTelemetry({ system: 'nats', group: config?.durable_name ?? config?.name ?? '' });
-    // However the pulls end, what was delivered before is still handled, then the loop ends.
-    if (stopping) queue.end();
-    else puller = pullMessages(consumer, queue, { maxMessages, nc });
-    const ackWait = ackWaitMs(config);
-    const stalls = new StallWatch(ackWait / 3, { name: 'the consumer\'s ack_wait', ms: ackWait }, counts, warn);
-    const progress = reportProgress(ackWait, queue, stalls);
-    // Half of `maxMessages` at most: the acks of one pull's batch go out while the next batch is handled, making room for the next pull.
-    const acks = new AckBatch(counts, Math.max(1, Math.ceil(maxMessages / 2)), Math.min(MAX_ACK_HOLD_MS, ackWait / 4), (sent) => queue.settled(sent));
-    let failed = false;
-    try {
-      for (;;) {
-        const msg = queue.shift();
-        if (msg === undefined) {
-          if (await queue.wait()) continue;
-          break;
-        }
-        const trace = telemetry?.begin(msg.subject, msg.headers?.get('Nats-Msg-Id') || undefined, (name) => msg.headers?.get(name) || undefined) ?? null;
-        // A handler that returns a plain value is decided at once: no await, no promise.
-        let decision = decideDeliveryNow(msg.data, msg, deliveryCount, trace ? trace.wrap(handler) : handler, policy);
-        if (decision instanceof Promise) {
-          // A slow handler must not hold back the acks of the messages before it.
-          acks.send();
-          progress.inFlight = msg;
-          decision = await decision;
-        }
-        switch (decision.action) {
-          case 'handled':
-            acks.hold(msg, false);
-            break;
-          case 'ignored':
-            acks.hold(msg, true);
-            break;
-          case 'retry':
-            msg.nak(decision.delayMs);
-            queue.settled(1);
-            countDecision(counts, decision);
-            break;
-          case 'dead_letter':
-            acks.send();
-            progress.inFlight = msg;
-            countDecision(counts, await deadLetter(msg, decision, trace));
-            break;
-        }
-        trace?.end(decision);
-        progress.inFlight = null;
-      }
-      if (!stopping) {
-        const cause = (await puller?.ended) ?? 'the pulls ended';
-        throw new ConsumerFailedError(
-          `nats: the consumer stopped receiving messages without stop() (${cause}); messages stay in the stream. ` +
-            'Start the consumer again; for a long-running consumer connect with maxReconnectAttempts: -1 and every server of the cluster.',
-        );
-      }
-    } catch (error) {
-      failed = true;
-      throw error;
-    } finally {
-      progress.end();
-      try {
-        acks.send();
-        // A consumer that failed hands back what it holds too, while the connection lasts.
-        if (failed && !(nc?.isClosed() ?? false)) handBack();
-      } catch (error) {
-        // The first failure is the one the caller hears of.
-        if (!failed) throw error;
-      }
-    }
-  })();
-  // The caller learns of a failure through `closed`; an unobserved one must not end the process.
-  closed.catch(() => undefined);
-
-  return {
-    counts,
-    closed,
-    async stop() {
-      stopping = true;
-      // What waits behind the running handler goes back now, not after it.
-      handBack();
-      // Ends the pulls; what they deliver meanwhile is handed back too.
-      await puller?.stop();
-      handBack();
-      await closed.catch(() => undefined);
-    },
-  };
+  const policy = loopPolicy(options);
+  const deadLetterSubject = requiredText('a deadLetterSubject', options.deadLetterSubject);
+  const maxMessages = positiveInteger('maxMessages', options.maxMessages, 100);
+  return runConsumerLoop(new JetStreamBroker(consumer, options.js, deadLetterSubject, maxMessages, policy.delivery.maxDeliver), handler, policy);
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** JetStream's side of the consumer loop. */
+class JetStreamBroker implements Broker<JsMsg, JsMsg> {
+  readonly system = 'nats';
+  readonly label = 'nats';
+  private readonly queue = new DeliveryQueue();
+  private readonly nc: NatsConnection | undefined;
+  private puller: Puller | null = null;
+  private acks: AckBatch | null = null;
+  /** The message found in flight at the previous keep-alive. */
+  private seenInFlight: JsMsg | null = null;
+
+  constructor(
+    private readonly consumer: Consumer,
+    private readonly js: JetStreamClient,
+    readonly deadLetterDestination: string,
+    private readonly maxMessages: number,
+    private readonly maxDeliver: number,
+  ) {
+    this.nc = connectionOf(js);
+  }
+
+  async prepare(): Promise<Prepared> {
+    await checkDeadLetterStream(this.js, this.deadLetterDestination);
+    const config = await consumerConfig(this.consumer);
+    refuseDroppingMaxDeliver(config, this.maxDeliver);
+    const ackWait = ackWaitMs(config);
+    // Half of `maxMessages` at most: the acks of one pull's batch go out while the next batch is handled, making room for the next pull.
+    this.acks = new AckBatch(Math.max(1, Math.ceil(this.maxMessages / 2)), Math.min(MAX_ACK_HOLD_MS, ackWait / 4), (sent) => this.queue.settled(sent));
+    return { group: config?.durable_name ?? config?.name ?? '', redelivery: { name: "the consumer's ack_wait", ms: ackWait } };
+  }
+
+  start(): void {
+    this.puller = pullMessages(this.consumer, this.queue, { maxMessages: this.maxMessages, nc: this.nc });
+  }
+
+  next(): JsMsg | undefined {
+    return this.queue.shift();
+  }
+
+  wait(): Promise<boolean> {
+    return this.queue.wait();
+  }
+
+  async endedBecause(): Promise<string> {
+    return (await this.puller?.ended) ?? 'the pulls ended';
+  }
+
+  read(msg: JsMsg): Delivered<JsMsg> {
+    return {
+      data: msg.data,
+      message: msg,
+      deliveries: deliveryCount,
+      destination: msg.subject,
+      messageId: msg.headers?.get('Nats-Msg-Id') || undefined,
+      carrier: (name) => msg.headers?.get(name) || undefined,
+    };
+  }
+
+  acknowledge(msg: JsMsg): void {
+    this.acks!.hold(msg);
+  }
+
+  flush(): void {
+    this.acks?.send();
+  }
+
+  retry(msg: JsMsg, delayMs: number): void {
+    msg.nak(delayMs);
+    this.queue.settled(1);
+  }
+
+  async deadLetter(msg: JsMsg, decision: DeadLetterDecision, carrier: Record<string, string>): Promise<void> {
+    // Sized with the trace headers the publish carries, if any.
+    const letter = deadLetterOf(msg, decision, maxPayload(this.nc), carrier);
+    await this.js.publish(this.deadLetterDestination, letter.data, { headers: letter.headers, msgID: deadLetterMsgId(msg) });
+    // By reference, the original stays in its stream for whoever reads the dead letter: terminated, never delivered again.
+    if (letter.byReference) msg.term();
+    else msg.ack();
+    this.queue.settled(1);
+  }
+
+  /**
+   * A message found in flight at two keep-alives in a row (a third of `ack_wait` apart, so in
+   * flight for between one and two thirds of it) is reported in progress, which restarts the
+   * server's `ack_wait` for it; so is every message found waiting in the queue at two in a row.
+   */
+  keepAlive(inFlight: JsMsg | null): void {
+    if (inFlight !== null && inFlight === this.seenInFlight) inFlight.working();
+    this.seenInFlight = inFlight;
+    this.queue.reportWaiting();
+  }
+
+  handBack(): void {
+    const waiting = this.queue.drain();
+    for (const msg of waiting) msg.nak();
+    this.queue.settled(waiting.length);
+  }
+
+  async stop(): Promise<void> {
+    if (this.puller) await this.puller.stop();
+    else this.queue.end();
+  }
+
+  describe(msg: JsMsg): string {
+    return `${msg.info.stream} #${msg.info.streamSequence}`;
+  }
+
+  abandon(): void {
+    // Hands back what it holds while the connection lasts.
+    if (!(this.nc?.isClosed() ?? false)) this.handBack();
+  }
+}
 
 /** Refuses to start when no stream stores dead letters: they could only be retried forever, or dropped. */
 async function checkDeadLetterStream(js: JetStreamClient, subject: string): Promise<void> {
@@ -284,10 +242,11 @@ interface DeadLetter {
 
 /**
  * The dead letter: the original bytes and the reason in headers (and the trace context, from
- * `carrier`), sized so that headers and data fit the server's `max_payload` (the issues are dropped from the end first, then the
- * issues header itself; the original bytes are never cut). When even that cannot fit, a dead
- * letter by reference: the original's stream, sequence, size and SHA-256 in headers, its first
- * KiB as data. Throws only if the server's `max_payload` cannot hold even that.
+ * `carrier`), sized so that headers and data fit the server's `max_payload` (the issues are
+ * dropped from the end first, then the issues header itself; the original bytes are never
+ * cut). When even that cannot fit, a dead letter by reference: the original's stream, sequence,
+ * size and SHA-256 in headers, its first KiB as data. Throws only if the server's
+ * `max_payload` cannot hold even that.
  */
 function deadLetterOf(msg: JsMsg, decision: DeadLetterDecision, limit: number, carrier: Record<string, string>): DeadLetter {
   const h = headers();
@@ -327,34 +286,4 @@ function roomLeft(msg: JsMsg, h: MsgHdrs, data: Uint8Array, limit: number): numb
   let used = fixedHeaderBytes(msg) + data.length;
   for (const name of h.keys()) used += headerBytes(name, h.get(name));
   return limit - used;
-}
-
-interface ProgressReport {
-  /** The message whose handler (or dead letter) is being awaited, if any. */
-  inFlight: JsMsg | null;
-  end(): void;
-}
-
-/**
- * One timer for the whole consumer, not one per message: a message found in flight at two
- * ticks in a row (a third of `ack_wait` apart, so in flight for between one and two thirds
- * of it) is reported in progress, which restarts the server's `ack_wait` for it; so is every
- * message found waiting in the queue at two ticks in a row. A tick that comes late says the
- * event loop was blocked (`StallWatch`).
- */
-function reportProgress(ackWait: number, queue: DeliveryQueue, stalls: StallWatch): ProgressReport {
-  let seen: JsMsg | null = null;
-  const report: ProgressReport = {
-    inFlight: null,
-    end: () => clearInterval(timer),
-  };
-  const timer = setInterval(() => {
-    stalls.tick();
-    const msg = report.inFlight;
-    if (msg !== null && msg === seen) msg.working();
-    seen = msg;
-    queue.reportWaiting();
-  }, Math.max(ackWait / 3, 1));
-  timer.unref();
-  return report;
 }

@@ -125,7 +125,7 @@ describe('consumeEvents under broker faults', () => {
     await js.publish('ev.x', encode('still not json'));
     const outcome = await settled(consumption.closed, 20_000);
     expect(outcome.state).toBe('rejected');
-    expect(outcome.error!.message).toMatch(/could not store the dead letter of EV #2 on "dead\.ev" after 3 attempts/);
+    expect(outcome.error!.message).toMatch(/nats: could not store the dead letter of EV #2 in "dead\.ev" after 3 attempts/);
     expect(consumption.counts.deadLettered.malformed_message).toBe(1);
     // Neither acknowledged nor dropped: still the consumer's, to be delivered again.
     const info = await consumer.info();
