@@ -1,5 +1,6 @@
 // Through the root entry, so that a built adapter shares the root's code (one EventValidationError class).
 import { decodeEvent, EventValidationError, type CatalogEvent, type EventError, type EventErrorCode, type EventIssue } from '../index.js';
+import { describeError } from '../internal/describe-error.js';
 import { boundIssues } from './dead-letter-issues.js';
 import { retryDelayMs, type DeliveryPolicy } from './delivery-policy.js';
 
@@ -39,7 +40,6 @@ export type DeliveryDecision =
 
 const byteLength = (data: string | Uint8Array): number => (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength);
 
-const describeThrown = (thrown: unknown): string => (thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : `threw ${String(thrown)}`);
 
 /** A handler's result that must be waited for: a promise, or any thenable (as `await` treats it). */
 export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
@@ -119,6 +119,6 @@ function handlerThrew<M>(thrown: unknown, event: CatalogEvent, message: M, deliv
   if (deliveries < policy.maxDeliver) {
     return { action: 'retry', delayMs: retryDelayMs(deliveries, policy.backoffMs), reason: 'handler_failed', error: thrown, named };
   }
-  const text = `handler failed on delivery ${deliveries} of ${policy.maxDeliver}: ${describeThrown(thrown)}`;
-  return { action: 'dead_letter', reason: 'handler_failed', message: text, issues: boundIssues([{ path: '', code: 'handler_error', message: describeThrown(thrown) }]), named };
+  const text = `handler failed on delivery ${deliveries} of ${policy.maxDeliver}: ${describeError(thrown)}`;
+  return { action: 'dead_letter', reason: 'handler_failed', message: text, issues: boundIssues([{ path: '', code: 'handler_error', message: describeError(thrown) }]), named };
 }

@@ -2,6 +2,7 @@ import type { Consumer, ConsumerMessages } from '@nats-io/jetstream';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { backoffCeilingMs } from '../internal/backoff.js';
 import { describeError } from '../internal/describe-error.js';
+import { sleep } from '../internal/sleep.js';
 import type { DeliveryQueue } from './delivery-queue.js';
 
 /**
@@ -45,21 +46,13 @@ export function pullMessages(consumer: Consumer, queue: DeliveryQueue, options: 
   let endedBecause: string | undefined;
   const done = () => stopping || endedBecause !== undefined;
   const batches = new Set<ConsumerMessages>();
-  const pauses = new Set<() => void>();
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        pauses.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, ms);
-      pauses.add(wake);
-    });
+  /** Aborted when the pulls are over: wakes a puller pausing after a failed pull. */
+  const over = new AbortController();
+  const pause = (ms: number) => sleep(ms, over.signal).catch(() => undefined);
   /** Wakes every puller to see that the pulls are over. */
   const finish = () => {
     queue.wakeWaiters();
-    for (const wake of [...pauses]) wake();
+    over.abort();
     // Not awaited: each batch's loop sees it end.
     for (const batch of batches) void batch.close().catch(() => undefined);
   };
