@@ -4,6 +4,7 @@
  * The broker adapter and its client are loaded only here, on demand.
  */
 import { parseArgs } from 'node:util';
+import { errorMessage } from '../internal/describe-error.js';
 import { byteCount } from './validate-arguments.js';
 import type { ReplayDeadLettersOptions, ReplayReport as NatsReport } from '../nats/index.js';
 import type { ReplayReport as RedisReport } from '../redis-streams/index.js';
@@ -95,7 +96,7 @@ export async function runDeadLetters(args: string[], io: DeadLettersIo): Promise
       },
     });
   } catch (error) {
-    return usageError(error instanceof Error ? error.message : String(error));
+    return usageError(errorMessage(error));
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -128,7 +129,7 @@ export async function runDeadLetters(args: string[], io: DeadLettersIo): Promise
       io.stderr.write(`✘ the broker client is not installed: npm install ${values.nats !== undefined ? '@nats-io/jetstream @nats-io/transport-node' : 'ioredis'}\n`);
       return 2;
     }
-    io.stderr.write(`✘ replay failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`✘ replay failed: ${errorMessage(error)}\n`);
     return 2;
   }
   io.stdout.write(values.json ? `${JSON.stringify(report)}\n` : describeReport(report, options.dryRun));

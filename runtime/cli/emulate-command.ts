@@ -4,6 +4,7 @@
  * serves; SIGTERM or SIGINT closes it (exit 0).
  */
 import { parseArgs } from 'node:util';
+import { errorMessage } from '../internal/describe-error.js';
 import { startEmulator, SuppliersError, type EmulatorOptions } from '../emulator/index.js';
 
 const BIN_NAME = 'event-catalog';
@@ -56,7 +57,7 @@ export async function runEmulate(args: string[], io: EmulateIo): Promise<number>
       options: { ...Object.fromEntries(Object.keys({ ...NUMBERS, ...TEXTS }).map((name) => [name, { type: 'string' as const }])), help: { type: 'boolean', short: 'h', default: false } },
     }));
   } catch (error) {
-    return usageError(error instanceof Error ? error.message : String(error));
+    return usageError(errorMessage(error));
   }
   if (values.help) {
     io.stdout.write(EMULATE_USAGE);
@@ -85,7 +86,7 @@ export async function runEmulate(args: string[], io: EmulateIo): Promise<number>
       io.stderr.write(`✘ the broker client is not installed: npm install ${options.nats !== undefined ? '@nats-io/jetstream @nats-io/transport-node' : 'ioredis'}\n`);
       return 2;
     }
-    io.stderr.write(`✘ the emulator could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`✘ the emulator could not start: ${errorMessage(error)}\n`);
     return 1;
   }
   io.stdout.write(`listening on ${emulator.url}\n`);

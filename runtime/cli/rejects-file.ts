@@ -2,6 +2,7 @@
 import { once } from 'node:events';
 import type { FileHandle } from 'node:fs/promises';
 import type { EventError } from '../index.js';
+import { errorMessage } from '../internal/describe-error.js';
 
 /** One line of the rejects file. */
 export interface RejectedLine {
@@ -90,6 +91,6 @@ export const describe = (error: unknown): string => {
     case 'EISDIR':
       return 'is a directory';
     default:
-      return error instanceof Error ? error.message : String(error);
+      return errorMessage(error);
   }
 };

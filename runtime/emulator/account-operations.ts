@@ -3,6 +3,7 @@
  * writes nothing; stage stores the data (201, then 200); process makes the platform account,
  * or with `dry_run` says it would and changes nothing.
  */
+import { sleep } from '../internal/sleep.js';
 import type { Account, ApiRequest, CreateAccountRequest } from '../rest/index.js';
 import { errorBody, refusal, type Answer, type Reply } from './answer.js';
 import type { CallContext } from './call-context.js';
@@ -97,5 +98,5 @@ export function processAccount(body: ApiRequest<'processAccount'>, context: Call
     account.createdAt = toDatetime(now);
     return { reply: { status: 201, body: { platform_account_number: account.platform } }, outcome: { name: 'created', facts: { ...facts, platformAccountNumber: account.platform } }, transition: 'imported' };
   };
-  return processingMs > 0 ? new Promise((resolve) => setTimeout(() => resolve(finish()), processingMs)) : finish();
+  return processingMs > 0 ? sleep(processingMs).then(finish) : finish();
 }

@@ -1,5 +1,6 @@
 /** A request's body, up to a limit: a larger one is refused as soon as it is known to be (its `Content-Length`, or the bytes read). */
 import type { IncomingMessage } from 'node:http';
+import { errorMessage } from '../internal/describe-error.js';
 
 /** 1 MiB: the seed shows no maximum payload size; a body larger than this is answered 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -42,6 +43,6 @@ export function parseJson(bytes: Buffer): { ok: true; value: unknown } | { ok: f
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch (error) {
-    return { ok: false, reason: `the body is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return { ok: false, reason: `the body is not JSON: ${errorMessage(error)}` };
   }
 }

@@ -10,6 +10,7 @@
  * OLD: { status: Complete }
  * ```
  */
+import { errorMessage } from '../internal/describe-error.js';
 import { isPlainObject } from '../internal/plain-object.js';
 
 export const SUPPLIER_STATUSES = ['Ongoing', 'Paused', 'Complete'] as const;
@@ -87,7 +88,7 @@ function readJson(text: string, file: string, problems: string[]): TopLevel {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    problems.push(`${file}: not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
+    problems.push(`${file}: not valid JSON: ${errorMessage(error)}`);
     return top;
   }
   if (!isPlainObject(parsed)) problems.push(`${file}: must be an object of supplier codes`);

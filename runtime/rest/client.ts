@@ -1,7 +1,9 @@
 import { apiOperationDetails, apiOperations } from '../../generated/api/operations.js';
 import type { ApiOperations, ApiParams, ApiQuery, ApiRequest, ApiResponse, ApiStatus, OperationId } from '../../generated/api/types.js';
 import type { ApiIssue } from './issues.js';
-import { backoffMs, retriesNetworkError, retriesStatus, retryAfterMs, retryOptions, sleep, type RetryOptions } from './retry.js';
+import { errorMessage } from '../internal/describe-error.js';
+import { sleep } from '../internal/sleep.js';
+import { backoffMs, retriesNetworkError, retriesStatus, retryAfterMs, retryOptions, type RetryOptions } from './retry.js';
 import { clientTelemetry, serverAttributesOf, type OperationTrace } from './telemetry.js';
 import { validateRequest, validateResponse } from './validate.js';
 
@@ -72,7 +74,7 @@ export class DataImportNetworkError extends Error {
     readonly attempts: number,
     options: { cause: unknown; method: string; url: string },
   ) {
-    const reason = options.cause instanceof Error ? options.cause.message : String(options.cause);
+    const reason = errorMessage(options.cause);
     super(`${operationId}: ${options.method} ${options.url} failed after ${attempts} attempt${attempts === 1 ? '' : 's'}: ${reason}`, { cause: options.cause });
   }
 }

@@ -56,19 +56,3 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 export function backoffMs(retry: number, options: Required<RetryOptions>, random: () => number = Math.random): number {
   return fullJitterMs(backoffCeilingMs(retry, options.baseDelayMs, options.maxDelayMs), random);
 }
-
-/** Waits `ms`, or rejects with the signal's reason the moment it aborts. */
-export function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
