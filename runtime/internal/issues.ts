@@ -109,6 +109,8 @@ function translate(errors: readonly CompiledValidatorError[], data: unknown, roo
     const error = errors[i]!;
     if (anyOfs?.inside.has(error)) continue;
     if (listed.length < MAX_ISSUES) listed.push(toIssue(error, data, root, wording, anyOfs));
+    // The list is full: with no anyOf to look through, every error left is one issue more.
+    else if (anyOfs === undefined) return errors.length - i;
     else more++;
   }
   return more;

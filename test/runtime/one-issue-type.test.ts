@@ -118,3 +118,25 @@ describe('IssueCode: every code an issue of this package carries', () => {
     expect(ISSUE_CODES.filter((code) => !seen.has(code))).toEqual([]);
   }, 30_000);
 });
+
+describe('the closing issue, in each surface\'s words', () => {
+  const wrongEmails = (count: number) => withPayload({ account_user_emails: Array<number>(count).fill(1) });
+
+  it('events: too_many_issues at /payload, saying how many and the limit', () => {
+    const result = root.validateEvent(wrongEmails(2_000));
+    expect(result.ok ? [] : result.error.issues.slice(100)).toEqual([{ path: '/payload', code: 'too_many_issues', message: '1,900 more issue(s) not listed (at most 100 are)' }]);
+  });
+
+  it('REST: more_issues at the root, saying how many', () => {
+    const notes = Array.from({ length: 2_000 }, () => ({ body: 'x', is_pinned: 'yes' }));
+    const result = rest.validateRequest('createNotes', { body: { ...NOTES, notes } });
+    expect(result.ok ? [] : result.error.issues.slice(100)).toEqual([{ path: '', code: 'more_issues', message: '1,900 more issues not listed' }]);
+  });
+
+  it('dead letters: more_issues at the root, saying how many it left out, then what the validator said', async () => {
+    const decision = await decideDelivery({ data: JSON.stringify(wrongEmails(2_000)), deliveries: 1, message: {} }, vi.fn(), deliveryPolicy());
+    expect(decision.action === 'dead_letter' ? decision.issues.slice(20) : []).toEqual([
+      { path: '', code: 'more_issues', message: '80 more issues not shown, then 1,900 more issue(s) not listed (at most 100 are)' },
+    ]);
+  });
+});
