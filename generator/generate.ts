@@ -46,7 +46,7 @@ const EMITTERS: readonly { stage: string; emit: (model: CatalogModel) => Emitted
   {
     stage: 'api',
     runsFor: (model) => model.api !== undefined,
-    emit: (model) => [...emitApiSchemas(model), ...emitApiTypes(model), ...emitApiValidators(model), ...emitApiOperations(model), ...emitApiDocs(model), ...emitOpenApi(model)],
+    emit: async (model) => [...emitApiSchemas(model), ...(await emitApiTypes(model)), ...emitApiValidators(model), ...emitApiOperations(model), ...emitApiDocs(model), ...emitOpenApi(model)],
   },
 ];
 

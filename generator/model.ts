@@ -12,31 +12,63 @@ export interface SourcePosition {
 
 export type PrimitiveName = 'string' | 'integer' | 'number' | 'boolean' | 'object';
 
+/** A string with a format the REST seed states: `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM:SSZ`, a two-place decimal. The events' seed states none. */
+export type FormatName = 'date' | 'datetime' | 'decimal';
+
+/** A field's type, on every surface. */
 export type TypeRef =
   | { kind: 'primitive'; name: PrimitiveName }
+  | { kind: 'format'; name: FormatName }
   | { kind: 'array'; items: TypeRef }
-  /** A shared object type, by its catalog (seed) name. */
+  /** An object type of the same surface (an events' shared type, a REST API type), by its catalog name. */
   | { kind: 'named'; name: string };
 
+/**
+ * A field, on every surface. What the REST seed says beyond the type (value lists, examples,
+ * defaults, lengths, its words on why a field is optional or not shown) are options the
+ * events' catalog does not use.
+ */
 export interface FieldModel {
   name: string;
   type: TypeRef;
   optional: boolean;
   nullable: boolean;
   description?: string;
+  /** The complete list of values, where the seed gives one. */
+  enum?: string[];
+  /** Values seen: documented, never enforced. */
+  examples?: string[];
+  /** A query parameter's default. */
+  default?: string | number | boolean;
+  /** The seed's words saying why an optional field is optional. */
+  whyOptional?: string;
+  /** The seed's words about this field that is not shown. */
+  notShown?: string;
+  /** The fewest characters a string field may have (a path parameter: at least 1). */
+  minLength?: number;
   position: SourcePosition;
 }
 
-/** A named object schema that is not an event (the seed's shared object types). */
+/** A named object type, on every surface: an events' shared type, a REST API type. */
 export interface ObjectTypeModel {
-  /** Catalog name, exactly as the seed writes it (`billing-_billing-Ledger`). */
+  /** Catalog name, exactly as the seed writes it (`billing-_billing-Ledger`, `NotesRequest`). */
   name: string;
-  /** TypeScript interface name (`BillingBillingLedger`). */
+  /** TypeScript name (`BillingBillingLedger`; a REST API type's name is one already). */
   tsName: string;
   fields: FieldModel[];
   description?: string;
+  /** `false`, or the seed's words saying which fields are not shown: more fields may be sent. */
+  open: false | { seed: string };
+  /** The seed's words when it does not say which fields are required: every field is optional. */
+  requiredNotShown?: string;
+  /** Field names of which at least one must be present. */
+  atLeastOneOf?: string[];
   section: string;
   position: SourcePosition;
+}
+
+/** A named object schema that is not an event (the events' seed's shared object types). */
+export interface SharedTypeModel extends ObjectTypeModel {
   /** Keys (`type@version`) of the events whose payloads reach this type, directly or nested. */
   usedBy: string[];
 }
@@ -92,7 +124,7 @@ export interface CatalogModel {
   /** Every event version, in catalog order (file order, then order within the file). */
   events: EventVersionModel[];
   /** Shared object types, in catalog order. */
-  sharedTypes: ObjectTypeModel[];
+  sharedTypes: SharedTypeModel[];
   /** Fragments, in catalog order. */
   fragments: FragmentModel[];
   gaps: GapModel[];
@@ -104,62 +136,27 @@ export interface CatalogModel {
 // The REST API
 // ---------------------------------------------------------------------------------------
 
-/** A string with a format the seed states: `YYYY-MM-DD`, `YYYY-MM-DDTHH:MM:SSZ`, a two-place decimal. */
-export type ApiFormatName = 'date' | 'datetime' | 'decimal';
-
-export type ApiTypeRef =
-  | { kind: 'primitive'; name: PrimitiveName }
-  | { kind: 'format'; name: ApiFormatName }
-  | { kind: 'array'; items: ApiTypeRef }
-  /** An API object type, by its catalog name. */
-  | { kind: 'named'; name: string };
-
-export interface ApiFieldModel {
-  name: string;
-  type: ApiTypeRef;
-  optional: boolean;
-  nullable: boolean;
-  description?: string;
-  /** The complete list of values, where the seed gives one. */
-  enum?: string[];
-  /** Values seen: documented, never enforced. */
-  examples?: string[];
-  /** A query parameter's default. */
-  default?: string | number | boolean;
-  /** The seed's words saying why an optional field is optional. */
-  whyOptional?: string;
-  /** The seed's words about this field that is not shown. */
-  notShown?: string;
-  /** The fewest characters a string field may have (a path parameter: at least 1). */
-  minLength?: number;
-  position: SourcePosition;
-}
-
-export interface ApiObjectTypeModel {
-  name: string;
-  fields: ApiFieldModel[];
-  description?: string;
-  /** `false`, or the seed's words saying which fields are not shown: more fields may be sent. */
-  open: false | { seed: string };
-  /** The seed's words when it does not say which fields are required: every field is optional. */
-  requiredNotShown?: string;
-  /** Field names of which at least one must be present. */
-  atLeastOneOf?: string[];
-  section: string;
-  position: SourcePosition;
-}
-
 export interface ApiResponseModel {
   /** HTTP status code. */
   status: number;
   description: string;
   /** JSON body: one type, or several the body may be (any of them). */
-  json?: ApiTypeRef[];
+  json?: TypeRef[];
   /** A plain-text body: the seed's exact words. */
   text?: string;
   /** The seed's words when the body is not shown. */
   notShown?: string;
+  /** What the seed says of sending the request again after this response: its words, and whether a client does. */
+  retry?: ApiRetryModel;
   position: SourcePosition;
+}
+
+/** A retry rule of the seed (`retry as-is`, `do not retry in the same form`). */
+export interface ApiRetryModel {
+  /** Whether a client sends the same request again (after a back-off). */
+  retried: boolean;
+  /** The seed's words. */
+  seed: string;
 }
 
 export interface ApiOperationModel {
@@ -171,9 +168,9 @@ export interface ApiOperationModel {
   /** A short title (the seed's name for the endpoint): OpenAPI's `summary`, docs' headings. */
   summary?: string;
   description?: string;
-  params: ApiFieldModel[];
-  query: ApiFieldModel[];
-  request?: ApiTypeRef;
+  params: FieldModel[];
+  query: FieldModel[];
+  request?: TypeRef;
   /** In ascending status order. */
   responses: ApiResponseModel[];
   /** The events each outcome publishes, in catalog order: an assumption (see `ApiModel.assumptions`). */
@@ -238,6 +235,6 @@ export interface ApiModel {
   /** In catalog order. */
   operations: ApiOperationModel[];
   /** In catalog order. */
-  types: ApiObjectTypeModel[];
+  types: ObjectTypeModel[];
   gaps: ApiGapModel[];
 }

@@ -2,23 +2,29 @@ import type { FieldModel, ObjectTypeModel, TypeRef } from '../model.js';
 import { byCodeUnit } from '../../runtime/contract/code-unit-order.js';
 
 /**
- * The shared types some fields reach, directly, in arrays or through other shared types,
- * sorted by name. One walk for everyone: the resolver derives `usedBy` from it, the schema
- * builder the `$defs` of a schema.
+ * The named object types some types reach, directly, in arrays or through other named types,
+ * in the order of `types` (the catalog's). One walk for every surface: the resolver derives
+ * the shared types' `usedBy` from it, the schema builders the `$defs` of a schema, the OpenAPI
+ * document which types requests and responses reach.
  */
-export function reachableSharedTypes(sharedTypes: readonly ObjectTypeModel[], fields: readonly FieldModel[]): ObjectTypeModel[] {
-  const byName = sharedTypesByName(sharedTypes);
-  const reached = new Map<string, ObjectTypeModel>();
+export function reachableTypes<T extends ObjectTypeModel>(types: readonly T[], roots: readonly TypeRef[]): T[] {
+  const byName = typesByName(types);
+  const reached = new Set<string>();
   const visit = (type: TypeRef): void => {
     if (type.kind === 'array') return visit(type.items);
     if (type.kind !== 'named' || reached.has(type.name)) return;
-    const shared = byName.get(type.name);
-    if (shared === undefined) return;
-    reached.set(type.name, shared);
-    for (const field of shared.fields) visit(field.type);
+    const named = byName.get(type.name);
+    if (named === undefined) return;
+    reached.add(type.name);
+    for (const field of named.fields) visit(field.type);
   };
-  for (const field of fields) visit(field.type);
-  return [...reached.values()].sort((a, b) => byCodeUnit(a.name, b.name));
+  for (const root of roots) visit(root);
+  return reached.size === 0 ? [] : types.filter((t) => reached.has(t.name));
+}
+
+/** The shared types some fields reach, sorted by name: an event's `$defs`, and the events each shared type is used by. */
+export function reachableSharedTypes<T extends ObjectTypeModel>(sharedTypes: readonly T[], fields: readonly FieldModel[]): T[] {
+  return reachableTypes(sharedTypes, fields.map((f) => f.type)).sort((a, b) => byCodeUnit(a.name, b.name));
 }
 
 /**
@@ -27,10 +33,10 @@ export function reachableSharedTypes(sharedTypes: readonly ObjectTypeModel[], fi
  */
 const lookups = new WeakMap<readonly ObjectTypeModel[], { length: number; byName: ReadonlyMap<string, ObjectTypeModel> }>();
 
-function sharedTypesByName(sharedTypes: readonly ObjectTypeModel[]): ReadonlyMap<string, ObjectTypeModel> {
-  const known = lookups.get(sharedTypes);
-  if (known?.length === sharedTypes.length) return known.byName;
-  const byName = new Map(sharedTypes.map((t) => [t.name, t]));
-  lookups.set(sharedTypes, { length: sharedTypes.length, byName });
+function typesByName<T extends ObjectTypeModel>(types: readonly T[]): ReadonlyMap<string, T> {
+  const known = lookups.get(types);
+  if (known?.length === types.length) return known.byName as ReadonlyMap<string, T>;
+  const byName = new Map(types.map((t) => [t.name, t]));
+  lookups.set(types, { length: types.length, byName });
   return byName;
 }

@@ -1,7 +1,7 @@
 import { bannerText } from '../common/banner.js';
 import { markdownText } from '../common/safe-text.js';
 import { inlineCode, plural } from '../common/text.js';
-import type { ApiFieldModel, ApiModel, ApiObjectTypeModel, ApiOperationModel, ApiResponseModel, ApiTypeRef, CatalogModel } from '../model.js';
+import type { ApiModel, ApiOperationModel, ApiResponseModel, CatalogModel, FieldModel, ObjectTypeModel, TypeRef } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
 
 export const API_DOCS_PATH = 'api/README.md';
@@ -11,7 +11,7 @@ const cell = (text: string): string => markdownText(text).replace(/\n/g, ' ').re
 
 const FORMAT_TEXT = { date: 'date (`YYYY-MM-DD`)', datetime: 'datetime (`YYYY-MM-DDTHH:MM:SSZ`)', decimal: 'decimal string (two places)' } as const;
 
-function typeText(type: ApiTypeRef): string {
+function typeText(type: TypeRef): string {
   switch (type.kind) {
     case 'primitive':
       return type.name;
@@ -24,13 +24,13 @@ function typeText(type: ApiTypeRef): string {
   }
 }
 
-function fieldType(field: ApiFieldModel): string {
+function fieldType(field: FieldModel): string {
   const values = field.enum ? `: one of ${field.enum.map(inlineCode).join(', ')}` : '';
   const length = field.minLength === undefined ? '' : `, at least ${plural(field.minLength, 'character')}`;
   return `${typeText(field.type)}${values}${length}${field.nullable ? ', or null' : ''}`;
 }
 
-function fieldNotesCell(field: ApiFieldModel): string {
+function fieldNotesCell(field: FieldModel): string {
   const parts = [
     field.description,
     field.examples && `values seen: ${field.examples.map(inlineCode).join(', ')} (not a complete list)`,
@@ -40,9 +40,9 @@ function fieldNotesCell(field: ApiFieldModel): string {
   return parts.map(cell).join('; ');
 }
 
-const requiredCell = (field: ApiFieldModel): string => (field.optional ? `optional${field.whyOptional && field.whyOptional !== 'optional' ? `: ${cell(field.whyOptional)}` : ''}` : 'required');
+const requiredCell = (field: FieldModel): string => (field.optional ? `optional${field.whyOptional && field.whyOptional !== 'optional' ? `: ${cell(field.whyOptional)}` : ''}` : 'required');
 
-function fieldTable(fields: readonly ApiFieldModel[]): string[] {
+function fieldTable(fields: readonly FieldModel[]): string[] {
   return ['| field | type | required | notes |', '|---|---|---|---|', ...fields.map((f) => `| \`${f.name}\` | ${fieldType(f)} | ${requiredCell(f)} | ${fieldNotesCell(f)} |`)];
 }
 
@@ -78,7 +78,7 @@ function operationSection(op: ApiOperationModel): string[] {
   ];
 }
 
-function typeSection(type: ApiObjectTypeModel, api: ApiModel): string[] {
+function typeSection(type: ObjectTypeModel, api: ApiModel): string[] {
   const usedIn = api.operations.filter((op) => JSON.stringify([op.request, op.responses.map((r) => r.json)]).includes(`"name":"${type.name}"`)).map((op) => `[${op.operationId}](#${op.operationId.toLowerCase()})`);
   return [
     `### ${type.name}`,

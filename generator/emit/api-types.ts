@@ -1,95 +1,145 @@
+import { StructureKind, Writers, type CodeBlockWriter, type InterfaceDeclarationStructure, type OptionalKind, type PropertySignatureStructure, type StatementStructures, type TypeAliasDeclarationStructure, type WriterFunction } from 'ts-morph';
 import { codeBanner } from '../common/banner.js';
-import { commentText } from '../common/safe-text.js';
-import type { ApiFieldModel, ApiObjectTypeModel, ApiOperationModel, ApiResponseModel, ApiTypeRef, CatalogModel } from '../model.js';
-import { fieldNotes } from './api-json-schema.js';
+import type { ApiModel, CatalogModel, FieldModel, FormatName, ObjectTypeModel, TypeRef } from '../model.js';
+import { responseBodySchema } from './api-json-schema.js';
 import type { EmittedFile } from './emitted-file.js';
+import { typeDescription, typeSchema, type JsonSchema } from './schema-for.js';
+import { declareAll, FORMAT_TYPES, interfaceSchema, tsDoc, typeScriptDialect, type Declaration, type DeclarationStructure } from './ts-declarations.js';
+import { printModule, writeDocs } from './ts-project.js';
 
 export const API_TYPES_PATH = 'api/types.ts';
 
+/** A name json-schema-to-typescript declares a part of an operation under while it is written: no API type can have it (they are PascalCase). */
+const partName = (i: number): string => `Part_${i}`;
 
-/** One line of TSDoc: catalog text cannot end the comment or break the line. */
-const doc = (text: string | undefined, indent = ''): string => (text === undefined ? '' : `${indent}/** ${commentText(text).replace(/\*\//g, '*\\/')} */\n`);
+/** What a type's TSDoc says: its schema's description; "at least one of" where there is nothing else to say. */
+const typeDoc = (type: ObjectTypeModel): string | undefined => typeDescription(type) ?? (type.atLeastOneOf && `At least one of ${type.atLeastOneOf.join(', ')} is required.`);
 
-const FORMAT_NAMES = { date: 'IsoDate', datetime: 'IsoDateTime', decimal: 'DecimalString' } as const;
-
-function tsType(type: ApiTypeRef): string {
-  switch (type.kind) {
-    case 'primitive':
-      return type.name === 'integer' ? 'number' : type.name === 'object' ? 'Record<string, unknown>' : type.name;
-    case 'format':
-      return FORMAT_NAMES[type.name];
-    case 'array': {
-      const items = tsType(type.items);
-      return /[ |&]/.test(items) ? `(${items})[]` : `${items}[]`;
-    }
-    case 'named':
-      return type.name;
-  }
+/** The formats the API's types use, in the order `FORMAT_TYPES` lists them. */
+function formatsUsed(api: ApiModel): FormatName[] {
+  const used = new Set<FormatName>();
+  const visit = (type: TypeRef): void => {
+    if (type.kind === 'array') visit(type.items);
+    else if (type.kind === 'format') used.add(type.name);
+  };
+  const fields: FieldModel[] = [...api.types.flatMap((t) => t.fields), ...api.operations.flatMap((op) => [...op.params, ...op.query])];
+  for (const field of fields) visit(field.type);
+  return (Object.keys(FORMAT_TYPES) as FormatName[]).filter((name) => used.has(name));
 }
 
-function fieldType(field: ApiFieldModel): string {
-  const base = field.enum ? field.enum.map((v) => JSON.stringify(v)).join(' | ') : tsType(field.type);
-  return field.nullable ? `${base} | null` : base;
+/**
+ * "At least one of": the interface json-schema-to-typescript declared, as the intersection of
+ * its members with one alternative per named field that makes it required,
+ * `{ …fields } & ({ body: string } | { document_paths: DocumentPath[] })`. Written as a
+ * statement: ts-morph indents a type alias's multi-line type as a continued line.
+ */
+function atLeastOneOfType(declared: InterfaceDeclarationStructure, names: readonly string[]): WriterFunction {
+  const properties = declared.properties ?? [];
+  const alternatives = names.map((name) => `{ ${name}: ${String(properties.find((p) => p.name === name)?.type)} }`);
+  return (writer) => {
+    writeDocs(writer, declared.docs);
+    writer.write(`export type ${declared.name} = `);
+    Writers.objectType({ properties, ...(declared.indexSignatures && { indexSignatures: declared.indexSignatures }) })(writer);
+    writer.write(` & (${alternatives.join(' | ')});`).newLine();
+  };
 }
 
-const property = (field: ApiFieldModel, indent: string): string => `${doc(fieldNotes(field), indent)}${indent}${field.name}${field.optional ? '?' : ''}: ${fieldType(field)};\n`;
-
-function objectType(type: ApiObjectTypeModel): string {
-  const notes = [type.description, type.open && `Open: ${type.open.seed}`, type.requiredNotShown && `Every field is optional: ${type.requiredNotShown}`].filter((n): n is string => !!n).join(' ') || undefined;
-  const members = type.fields.map((f) => property(f, '  ')).join('') + (type.open ? '  [field: string]: unknown;\n' : '');
-  if (!type.atLeastOneOf) return `${doc(notes)}export interface ${type.name} {\n${members}}\n`;
-  // "At least one of": each alternative makes one of the named fields required.
-  const alternatives = type.atLeastOneOf.map((name) => `{ ${name}: ${fieldType(type.fields.find((f) => f.name === name)!)} }`);
-  return `${doc(notes ?? `At least one of ${type.atLeastOneOf.join(', ')} is required.`)}export type ${type.name} = {\n${members}} & (${alternatives.join(' | ')});\n`;
+/** A part of an operation as a type written in place: the members of a declared interface (`params: { … }`), or a declared type alias's type. */
+function writePart(writer: CodeBlockWriter, name: string, declared: DeclarationStructure | undefined): void {
+  writer.write(`${name}: `);
+  if (declared === undefined) writer.write('never');
+  else if (declared.kind === StructureKind.Interface) Writers.objectType({ properties: declared.properties ?? [] })(writer);
+  else writer.write(String(declared.type));
+  writer.write(';').newLine();
 }
 
-function fieldsType(fields: readonly ApiFieldModel[]): string {
-  if (fields.length === 0) return 'never';
-  return `{\n${fields.map((f) => property(f, '      ')).join('')}    }`;
-}
-
-function responseType(response: ApiResponseModel): string {
-  if (response.notShown !== undefined) return 'unknown';
-  const options = [...(response.json ?? []).map(tsType), ...(response.text !== undefined ? [JSON.stringify(response.text)] : [])];
-  return options.join(' | ');
-}
-
-function operationEntry(op: ApiOperationModel): string {
-  const responses = op.responses.map((r) => `${doc(r.notShown ? `${r.description}. Body: ${r.notShown}` : r.description, '      ')}      ${r.status}: ${responseType(r)};\n`).join('');
-  return [
-    doc(`${op.method} ${op.path}${op.description ? ` — ${op.description}` : ''}`, '  '),
-    `  ${op.operationId}: {\n`,
-    `    method: ${JSON.stringify(op.method)};\n`,
-    `    path: ${JSON.stringify(op.path)};\n`,
-    `    params: ${fieldsType(op.params)};\n`,
-    `    query: ${fieldsType(op.query)};\n`,
-    `    request: ${op.request ? tsType(op.request) : 'never'};\n`,
-    `    responses: {\n${responses}    };\n`,
-    '  };\n',
-  ].join('');
+/** Every part of one operation json-schema-to-typescript writes: its parameters, request and responses, each a declaration. */
+interface OperationParts {
+  params?: number;
+  query?: number;
+  request?: number;
+  responses: number[];
 }
 
 /**
  * `api/types.ts`: an interface per API type, and the operation map keyed by operation id
- * that every typed surface reads (`ApiRequest<Op>`, `ApiResponse<Op, Status>`).
+ * that every typed surface reads (`ApiRequest<Op>`, `ApiResponse<Op, Status>`). Every type is
+ * declared from its schema (`ts-declarations.ts`), as the events' are; the operation map is a
+ * ts-morph structure around them.
  */
-export function emitApiTypes(model: CatalogModel): EmittedFile[] {
+export async function emitApiTypes(model: CatalogModel): Promise<EmittedFile[]> {
   const api = model.api;
   if (!api) return [];
-  const text = [
-    codeBanner(api.sourceFiles),
-    '/** A date as the seed writes it: `YYYY-MM-DD`. */\nexport type IsoDate = string;\n',
-    '/** A datetime as the seed writes it: `YYYY-MM-DDTHH:MM:SSZ`. */\nexport type IsoDateTime = string;\n',
-    '/** A decimal with two places, as text (`"12.50"`): how responses write amounts. */\nexport type DecimalString = string;\n',
-    ...api.types.map(objectType),
-    '/** Every operation of the REST API, by operation id, in seed order. */\n',
-    `export interface ApiOperations {\n${api.operations.map(operationEntry).join('')}}\n`,
-    'export type OperationId = keyof ApiOperations;\n',
-    '/** The request body of an operation (`never` for a GET). */\nexport type ApiRequest<Op extends OperationId> = ApiOperations[Op][\'request\'];\n',
-    '/** The statuses the seed names for an operation. */\nexport type ApiStatus<Op extends OperationId> = keyof ApiOperations[Op][\'responses\'] & number;\n',
-    '/** The response body of an operation at a status (all its statuses when none is given). */\nexport type ApiResponse<Op extends OperationId, Status extends ApiStatus<Op> = ApiStatus<Op>> = ApiOperations[Op][\'responses\'][Status];\n',
-    '/** The path parameters of an operation (`never` when it has none). */\nexport type ApiParams<Op extends OperationId> = ApiOperations[Op][\'params\'];\n',
-    '/** The query parameters of an operation (`never` when it has none). */\nexport type ApiQuery<Op extends OperationId> = ApiOperations[Op][\'query\'];\n',
-  ].join('\n');
-  return [{ path: API_TYPES_PATH, contents: text }];
+  const tsNames = new Map(api.types.map((t) => [t.name, t.tsName]));
+  const dialect = typeScriptDialect((name) => tsNames.get(name)!); // the loader has resolved every reference
+
+  const declarations: Declaration[] = api.types.map((type) => ({ name: type.tsName, schema: interfaceSchema(type.fields, type.open !== false, typeDoc(type), dialect) }));
+  const part = (schema: JsonSchema): number => declarations.push({ name: partName(declarations.length), schema }) - 1;
+  const parts = api.operations.map(
+    (op): OperationParts => ({
+      ...(op.params.length > 0 && { params: part(interfaceSchema(op.params, false, undefined, dialect)) }),
+      ...(op.query.length > 0 && { query: part(interfaceSchema(op.query, false, undefined, dialect)) }),
+      ...(op.request && { request: part(typeSchema(op.request, dialect)) }),
+      responses: op.responses.map((r) => part(responseBodySchema(r, dialect))),
+    }),
+  );
+  const declared = await declareAll(declarations);
+
+  const typeStatements = api.types.map((type, i): StatementStructures | WriterFunction => {
+    const declaration = declared[i]!;
+    return type.atLeastOneOf && declaration.kind === StructureKind.Interface ? atLeastOneOfType(declaration, type.atLeastOneOf) : declaration;
+  });
+  /** `ApiOperations`, one entry per operation: written as a statement, for the same reason as "at least one of". */
+  const operations: WriterFunction = (writer) => {
+    writer.writeLine('/** Every operation of the REST API, by operation id, in seed order. */');
+    writer.write('export interface ApiOperations {').newLine();
+    writer.indent(() => {
+      api.operations.forEach((op, i) => {
+        const { params, query, request, responses } = parts[i]!;
+        const at = (index: number | undefined): DeclarationStructure | undefined => (index === undefined ? undefined : declared[index]);
+        writeDocs(writer, [tsDoc(`${op.method} ${op.path}${op.description ? ` — ${op.description}` : ''}`)]);
+        writer.write(`${op.operationId}: {`).newLine();
+        writer.indent(() => {
+          writer.writeLine(`method: ${JSON.stringify(op.method)};`);
+          writer.writeLine(`path: ${JSON.stringify(op.path)};`);
+          writePart(writer, 'params', at(params));
+          writePart(writer, 'query', at(query));
+          writePart(writer, 'request', at(request));
+          const statuses = op.responses.map((r, j): OptionalKind<PropertySignatureStructure> => {
+            const body = declared[responses[j]!]!;
+            // A body is a type (a named type, a list, text, any of them, or anything): never an object written in place.
+            if (body.kind !== StructureKind.TypeAlias) throw new Error(`api types: the body of ${op.operationId} ${r.status} was declared as an interface`);
+            return { name: String(r.status), ...(body.docs && { docs: body.docs }), type: String(body.type) };
+          });
+          writer.write('responses: ');
+          Writers.objectType({ properties: statuses })(writer);
+          writer.write(';').newLine();
+        });
+        writer.writeLine('};');
+      });
+    });
+    writer.writeLine('}');
+  };
+
+  const alias = (name: string, doc: string, type: string, typeParameters?: { name: string; constraint: string; default?: string }[]): TypeAliasDeclarationStructure => ({
+    kind: StructureKind.TypeAlias,
+    isExported: true,
+    name,
+    docs: [doc],
+    ...(typeParameters && { typeParameters }),
+    type,
+  });
+  const op = { name: 'Op', constraint: 'OperationId' };
+  const statements: (StatementStructures | WriterFunction)[] = [
+    ...formatsUsed(api).map((format) => alias(FORMAT_TYPES[format].name, FORMAT_TYPES[format].doc, 'string')),
+    ...typeStatements,
+    operations,
+    { kind: StructureKind.TypeAlias, isExported: true, name: 'OperationId', type: 'keyof ApiOperations' },
+    alias('ApiRequest', 'The request body of an operation (`never` for a GET).', "ApiOperations[Op]['request']", [op]),
+    alias('ApiStatus', 'The statuses the seed names for an operation.', "keyof ApiOperations[Op]['responses'] & number", [op]),
+    alias('ApiResponse', 'The response body of an operation at a status (all its statuses when none is given).', "ApiOperations[Op]['responses'][Status]", [op, { name: 'Status', constraint: 'ApiStatus<Op>', default: 'ApiStatus<Op>' }]),
+    alias('ApiParams', 'The path parameters of an operation (`never` when it has none).', "ApiOperations[Op]['params']", [op]),
+    alias('ApiQuery', 'The query parameters of an operation (`never` when it has none).', "ApiOperations[Op]['query']", [op]),
+  ];
+  return [{ path: API_TYPES_PATH, contents: printModule(codeBanner(api.sourceFiles), { statements }) }];
 }

@@ -31,7 +31,8 @@ import { curlyQuote, plural } from '../common/text.js';
 import { typeNotation } from '../common/type-notation.js';
 import type { CatalogModel, EventVersionModel, GapModel, ObjectTypeModel, TypeRef } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
-import { payloadSchema, sharedTypeSchema, withoutKeys, type JsonSchema } from './json-schema.js';
+import { payloadSchema, sharedTypeSchema, withoutKeys } from './json-schema.js';
+import type { JsonSchema } from './schema-for.js';
 import { markdownText } from '../common/safe-text.js';
 import { PACKAGE_LICENSE } from '../common/package-license.js';
 

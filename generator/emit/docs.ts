@@ -22,7 +22,7 @@ import { typeNotation } from '../common/type-notation.js';
 import { versionHistory, type VersionStep } from '../compat/diff.js';
 import type { Severity } from '../compat/rules.js';
 import { snapshotFromModel } from '../compat/snapshot.js';
-import type { CatalogModel, EventVersionModel, FieldModel, GapModel, ObjectTypeModel, TypeRef } from '../model.js';
+import type { CatalogModel, EventVersionModel, FieldModel, GapModel, SharedTypeModel, TypeRef } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
 
 export const DOCS_DIR = 'docs';
@@ -202,7 +202,7 @@ function oneEventDomainsDoc(model: CatalogModel, events: EventVersionModel[], do
   return { path: `${DOCS_DIR}/${ONE_EVENT_DOMAINS}`, contents: banner(sourcesOf(model, events)) + lines.join('\n') + '\n' };
 }
 
-function sharedTypeSection(shared: ObjectTypeModel, pageOf: PageOf): string[] {
+function sharedTypeSection(shared: SharedTypeModel, pageOf: PageOf): string[] {
   const lines = ['', anchor(shared.name), `## ${inlineCode(shared.name)}`, ''];
   if (shared.description) lines.push(markdownText(shared.description), '');
   lines.push(`TypeScript: ${inlineCode(shared.tsName)}. Seed section: ${cell(shared.section)}.`, '', ...fieldTable(shared.fields, SHARED), '');

@@ -1,64 +1,21 @@
 import { bannerText, eventSources } from '../common/banner.js';
-import { pointerToken } from '../../runtime/contract/json-pointer.js';
 import { schemaIds, schemaPaths } from '../common/schema-ids.js';
 import { reachableSharedTypes } from '../common/shared-types.js';
 import { stableJson } from '../common/text.js';
-import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, TypeRef } from '../model.js';
+import type { CatalogModel, EventVersionModel, FieldModel, SharedTypeModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
+import { fieldsSchema, jsonSchemaDialect, objectTypeSchema, type JsonSchema, type SchemaMode } from './schema-for.js';
 
-/**
- * `tolerant`: unlisted properties are allowed (the published schemas).
- * `strict`: every object the catalog fully describes rejects unlisted properties; an open
- * event's payload still accepts them, and `object` fields (content not shown) always do.
- */
-export type SchemaMode = 'tolerant' | 'strict';
-
-export type JsonSchema = { [key: string]: unknown };
+/** The events' schemas: every named type a schema reaches is in its own `$defs`. */
+const IN_DEFS = jsonSchemaDialect();
 
 const DIALECT = 'https://json-schema.org/draft/2020-12/schema';
-function typeSchema(type: TypeRef): JsonSchema {
-  switch (type.kind) {
-    case 'primitive':
-      return { type: type.name };
-    case 'array':
-      return { type: 'array', items: typeSchema(type.items) };
-    case 'named':
-      return { $ref: `#/$defs/${pointerToken(type.name)}` };
-  }
-}
-
-function fieldSchema(field: FieldModel): JsonSchema {
-  let schema = typeSchema(field.type);
-  if (field.nullable) {
-    schema = 'type' in schema && typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'] } : { anyOf: [schema, { type: 'null' }] };
-  }
-  return field.description === undefined ? schema : { description: field.description, ...schema };
-}
-
-/** An object schema for a list of fields; `closed` adds `additionalProperties: false`. */
-function objectSchema(fields: readonly FieldModel[], closed: boolean): JsonSchema {
-  const properties: JsonSchema = {};
-  for (const field of fields) properties[field.name] = fieldSchema(field);
-  const required = fields.filter((f) => !f.optional).map((f) => f.name);
-  return {
-    type: 'object',
-    properties,
-    ...(required.length > 0 && { required }),
-    ...(closed && { additionalProperties: false }),
-  };
-}
 
 function sharedDefs(model: CatalogModel, fields: readonly FieldModel[], mode: SchemaMode): JsonSchema | undefined {
   const reached = reachableSharedTypes(model.sharedTypes, fields);
   if (reached.length === 0) return undefined;
-  const defs: JsonSchema = {};
-  for (const shared of reached) {
-    defs[shared.name] = { title: shared.name, ...describe(shared.description), ...objectSchema(shared.fields, mode === 'strict') };
-  }
-  return defs;
+  return Object.fromEntries(reached.map((shared) => [shared.name, objectTypeSchema(shared, mode, IN_DEFS)]));
 }
-
-const describe = (description: string | undefined): JsonSchema => (description === undefined ? {} : { description });
 
 function eventDescription(event: EventVersionModel): string {
   const parts = [`Payload of ${event.type} ${event.version} (catalog name ${event.name}).`];
@@ -69,7 +26,7 @@ function eventDescription(event: EventVersionModel): string {
 
 /** Self-contained payload schema: shared types it reaches are in `$defs`. */
 export function payloadSchema(model: CatalogModel, event: EventVersionModel, mode: SchemaMode = 'tolerant'): JsonSchema {
-  const body = objectSchema(event.fields, mode === 'strict' && !event.open);
+  const body = { ...fieldsSchema(event.fields, IN_DEFS), ...(mode === 'strict' && !event.open && { additionalProperties: false }) };
   const defs = sharedDefs(model, event.fields, mode);
   return {
     $schema: DIALECT,
@@ -109,7 +66,7 @@ export function withoutKeys(schema: JsonSchema, keys: readonly string[]): JsonSc
 }
 
 /** One shared type on its own (for consumers who reference it directly). */
-export function sharedTypeSchema(model: CatalogModel, shared: ObjectTypeModel): JsonSchema {
+export function sharedTypeSchema(model: CatalogModel, shared: SharedTypeModel): JsonSchema {
   const self: FieldModel = { name: shared.name, type: { kind: 'named', name: shared.name }, optional: false, nullable: false, position: shared.position };
   const defs = sharedDefs(model, [self], 'tolerant') ?? {};
   const { [shared.name]: body, ...others } = defs as Record<string, JsonSchema>;

@@ -12,10 +12,10 @@ import { stringify } from 'yaml';
 import { bannerText } from '../common/banner.js';
 import { PACKAGE_LICENSE } from '../common/package-license.js';
 import { pointerToken } from '../../runtime/contract/json-pointer.js';
-import type { ApiFieldModel, ApiModel, ApiOperationModel, ApiResponseModel, CatalogModel } from '../model.js';
-import { apiFieldSchema, apiObjectSchema, apiTypeSchema, reachableApiTypes, type ApiSchemaMode, type ApiTypeRefTarget } from './api-json-schema.js';
+import { reachableTypes } from '../common/shared-types.js';
+import type { ApiModel, ApiOperationModel, ApiResponseModel, CatalogModel, FieldModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
-import type { JsonSchema } from './json-schema.js';
+import { fieldSchema, jsonSchemaDialect, objectTypeSchema, typeSchema, type JsonSchema, type SchemaDialect, type SchemaMode } from './schema-for.js';
 
 export const OPENAPI_PATH = 'openapi.yaml';
 
@@ -30,7 +30,8 @@ interface ComponentNames {
   inResponses: ReadonlySet<string>;
   /** Types whose strict shape differs from their tolerant one and which responses also use. */
   split: ReadonlySet<string>;
-  refTo: Record<ApiSchemaMode, ApiTypeRefTarget>;
+  /** Each mode's schemas, whose named types are `$ref`s to that mode's components. */
+  dialect: Record<SchemaMode, SchemaDialect>;
 }
 
 /**
@@ -38,16 +39,16 @@ interface ComponentNames {
  * with a different strict shape: it is closed, or reaches a closed type.
  */
 function componentNames(api: ApiModel): ComponentNames {
-  const inRequests = new Set(reachableApiTypes(api, api.operations.flatMap((op) => (op.request ? [op.request] : []))).map((t) => t.name));
-  const inResponses = new Set(reachableApiTypes(api, api.operations.flatMap((op) => op.responses.flatMap((r) => r.json ?? []))).map((t) => t.name));
+  const inRequests = new Set(reachableTypes(api.types, api.operations.flatMap((op) => (op.request ? [op.request] : []))).map((t) => t.name));
+  const inResponses = new Set(reachableTypes(api.types, api.operations.flatMap((op) => op.responses.flatMap((r) => r.json ?? []))).map((t) => t.name));
   const split = new Set<string>();
   for (const type of api.types) {
     if (!inRequests.has(type.name) || !inResponses.has(type.name)) continue;
-    const reached = reachableApiTypes(api, [{ kind: 'named', name: type.name }]);
+    const reached = reachableTypes(api.types, [{ kind: 'named', name: type.name }]);
     if (reached.some((t) => t.open === false)) split.add(type.name);
   }
   const named = (name: string): string => `${COMPONENTS}${pointerToken(name)}`;
-  return { inResponses, split, refTo: { tolerant: named, strict: (name) => named(split.has(name) ? `${name}${STRICT_SUFFIX}` : name) } };
+  return { inResponses, split, dialect: { tolerant: jsonSchemaDialect(named), strict: jsonSchemaDialect((name) => named(split.has(name) ? `${name}${STRICT_SUFFIX}` : name)) } };
 }
 
 /** What the document says of the API as a whole: the catalog's description, the checking rules, the seed's contradictions. */
@@ -59,15 +60,15 @@ function infoDescription(api: ApiModel): string {
   ].join('\n');
 }
 
-function parameter(field: ApiFieldModel, where: 'path' | 'query', names: ComponentNames): JsonSchema {
-  const { description, ...schema } = apiFieldSchema(field, names.refTo.strict);
+function parameter(field: FieldModel, where: 'path' | 'query', names: ComponentNames): JsonSchema {
+  const { description, ...schema } = fieldSchema(field, names.dialect.strict);
   return { name: field.name, in: where, required: where === 'path' || !field.optional, ...(description !== undefined && { description }), schema };
 }
 
 function response(r: ApiResponseModel, names: ComponentNames): JsonSchema {
   if (r.notShown !== undefined) return { description: `${r.description}. Body: ${r.notShown}`, 'x-not-shown': r.notShown };
   const content: JsonSchema = {};
-  const json = (r.json ?? []).map((t) => apiTypeSchema(t, names.refTo.tolerant));
+  const json = (r.json ?? []).map((t) => typeSchema(t, names.dialect.tolerant));
   if (json.length > 0) content['application/json'] = { schema: json.length === 1 ? json[0] : { anyOf: json } };
   if (r.text !== undefined) content['text/plain'] = { schema: { type: 'string', const: r.text } };
   return { description: r.description, content };
@@ -81,7 +82,7 @@ function operation(op: ApiOperationModel, names: ComponentNames, tag: string | u
     ...(op.summary !== undefined && { summary: op.summary }),
     ...(op.description !== undefined && { description: op.description }),
     ...(parameters.length > 0 && { parameters }),
-    ...(op.request && { requestBody: { required: true, content: { 'application/json': { schema: apiTypeSchema(op.request, names.refTo.strict) } } } }),
+    ...(op.request && { requestBody: { required: true, content: { 'application/json': { schema: typeSchema(op.request, names.dialect.strict) } } } }),
     responses: Object.fromEntries(op.responses.map((r) => [String(r.status), response(r, names)])),
   };
 }
@@ -90,11 +91,11 @@ function operation(op: ApiOperationModel, names: ComponentNames, tag: string | u
 function componentSchemas(api: ApiModel, names: ComponentNames): JsonSchema {
   const schemas: JsonSchema = {};
   for (const type of api.types) {
-    const mode: ApiSchemaMode = names.inResponses.has(type.name) ? 'tolerant' : 'strict';
-    const schema = apiObjectSchema(type, mode, names.refTo[mode]);
+    const mode: SchemaMode = names.inResponses.has(type.name) ? 'tolerant' : 'strict';
+    const schema = objectTypeSchema(type, mode, names.dialect[mode]);
     // An open type says so in both modes.
     schemas[type.name] = type.open === false ? schema : { ...schema, additionalProperties: true };
-    if (names.split.has(type.name)) schemas[`${type.name}${STRICT_SUFFIX}`] = apiObjectSchema(type, 'strict', names.refTo.strict);
+    if (names.split.has(type.name)) schemas[`${type.name}${STRICT_SUFFIX}`] = objectTypeSchema(type, 'strict', names.dialect.strict);
   }
   return schemas;
 }

@@ -1,4 +1,4 @@
-import type { JsonSchema } from './json-schema.js';
+import type { JsonSchema } from './schema-for.js';
 import { unescapeToken } from '../../runtime/contract/json-pointer.js';
 import { isPayloadKeyword } from '../../runtime/contract/payload-keywords.js';
 

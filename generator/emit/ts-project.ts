@@ -1,4 +1,4 @@
-import { printStructure, Project, StructureKind, type OptionalKind, type PrintStructureOptions, type SourceFileStructure, type StatementStructures } from 'ts-morph';
+import { printStructure, Project, StructureKind, type CodeBlockWriter, type JSDocStructure, type OptionalKind, type PrintStructureOptions, type SourceFileStructure, type StatementStructures } from 'ts-morph';
 
 /**
  * Builders for generated TypeScript, with pinned settings so output never depends on the
@@ -35,3 +35,11 @@ export const stringLiteral = (text: string): string => `'${text.replace(/\\/g, '
 
 /** A property name: bare when it is an identifier (`v1`), a string literal otherwise (`'v-alpha1'`). */
 export const propertyName = (name: string): string => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : stringLiteral(name));
+
+/**
+ * TSDoc blocks of a structure, written where the code is written by hand (a statement of
+ * several lines, which ts-morph would indent as a continued type).
+ */
+export function writeDocs(writer: CodeBlockWriter, docs: readonly (string | OptionalKind<JSDocStructure>)[] | undefined): void {
+  for (const doc of docs ?? []) writer.writeLine(printStructure(typeof doc === 'string' ? { kind: StructureKind.JSDoc, description: doc } : { ...doc, kind: StructureKind.JSDoc }, PRINT_OPTIONS));
+}

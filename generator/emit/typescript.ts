@@ -1,82 +1,21 @@
-import { compile, type JSONSchema, type Options } from 'json-schema-to-typescript';
-import { StructureKind, type CodeBlockWriter, type InterfaceDeclarationStructure, type StatementStructures, type WriterFunction } from 'ts-morph';
+import { StructureKind, type CodeBlockWriter, type StatementStructures, type WriterFunction } from 'ts-morph';
 import { codeBanner } from '../common/banner.js';
 import { inlineCode } from '../common/text.js';
 import { eventTypeName, MODULE_TYPE_NAMES as NAMES, payloadTypeName } from '../common/ts-names.js';
-import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, TypeRef } from '../model.js';
+import type { CatalogModel, EventVersionModel, SharedTypeModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
-import { printModule, propertyName, stringLiteral, statementsOf } from './ts-project.js';
+import { declareInterfaces, interfaceSchema, typeScriptDialect } from './ts-declarations.js';
+import { printModule, propertyName, stringLiteral } from './ts-project.js';
 
 /**
  * `types.ts`: an interface per shared type and per payload, an envelope interface per event,
  * the `CatalogEvent` union and the lookup types, assembled by ts-morph from one structure and
- * printed once. The payload and shared-type interfaces come from json-schema-to-typescript,
- * given a schema built from the model (the REST API's types are `api-types.ts`'s own): shared
- * types are referenced by the model's TypeScript names, and its declaration is read back as a
- * ts-morph structure, so it is laid out like the rest of the module.
+ * printed once. The payload and shared-type interfaces are declared the one way the model's
+ * types are (`ts-declarations.ts`, as the REST API's are in `api-types.ts`), shared types
+ * referenced by their TypeScript names.
  */
 
-/** json-schema-to-typescript renders one declaration; it never formats, resolves or names anything else. */
-const JSSTT_OPTIONS: Partial<Options> = {
-  bannerComment: '',
-  format: false,
-  declareExternallyReferenced: false,
-  unreachableDefinitions: false,
-  additionalProperties: false,
-  strictIndexSignatures: false,
-  unknownAny: true,
-  ignoreMinAndMaxItems: true,
-};
-
-/** How `object` fields (content not shown) are typed. */
-const OPAQUE_OBJECT = 'Record<string, unknown>';
-
-function typeSchema(type: TypeRef, tsNameOf: (sharedType: string) => string): JSONSchema {
-  switch (type.kind) {
-    case 'primitive':
-      return type.name === 'object' ? { tsType: OPAQUE_OBJECT } : { type: type.name };
-    case 'array':
-      return { type: 'array', items: typeSchema(type.items, tsNameOf) };
-    case 'named':
-      return { tsType: tsNameOf(type.name) };
-  }
-}
-
-function fieldSchema(field: FieldModel, tsNameOf: (sharedType: string) => string): JSONSchema {
-  let schema = typeSchema(field.type, tsNameOf);
-  if (field.nullable) schema = typeof schema.type === 'string' ? { ...schema, type: [schema.type, 'null'] } : { anyOf: [schema, { type: 'null' }] };
-  return field.description === undefined ? schema : { description: field.description, ...schema };
-}
-
-/** The schema json-schema-to-typescript sees for one interface: its fields, closed unless open, the TSDoc as description. */
-function interfaceSchema(fields: readonly FieldModel[], open: boolean, doc: string, tsNameOf: (sharedType: string) => string): JSONSchema {
-  const required = fields.filter((f) => !f.optional).map((f) => f.name);
-  return {
-    type: 'object',
-    properties: Object.fromEntries(fields.map((f) => [f.name, fieldSchema(f, tsNameOf)])),
-    ...(required.length > 0 && { required }),
-    description: doc,
-    additionalProperties: open,
-  };
-}
-
-/**
- * Runs json-schema-to-typescript once per interface (concurrently; it is asynchronous) and
- * reads the declarations back as structures, in the order given: one parse for all of them.
- */
-async function declareAll(interfaces: readonly { name: string; schema: JSONSchema }[]): Promise<InterfaceDeclarationStructure[]> {
-  const texts = await Promise.all(interfaces.map(({ name, schema }) => compile(schema, name, JSSTT_OPTIONS)));
-  const statements = statementsOf(texts);
-  return interfaces.map(({ name }, i) => {
-    const declaration = statements[i];
-    if (statements.length !== interfaces.length || declaration?.kind !== StructureKind.Interface || declaration.name !== name) {
-      throw new Error(`types: json-schema-to-typescript did not declare exactly one interface ${name}`);
-    }
-    return declaration;
-  });
-}
-
-function sharedTypeDoc(shared: ObjectTypeModel): string {
+function sharedTypeDoc(shared: SharedTypeModel): string {
   const lines = [`Shared object type ${inlineCode(shared.name)}.`];
   if (shared.description) lines.push('', shared.description);
   lines.push('');
@@ -112,11 +51,11 @@ const unionWriter =
 
 export async function emitTypes(model: CatalogModel): Promise<EmittedFile[]> {
   const tsNames = new Map(model.sharedTypes.map((t) => [t.name, t.tsName]));
-  const tsNameOf = (sharedType: string): string => tsNames.get(sharedType)!; // the loader has resolved every reference
+  const dialect = typeScriptDialect((sharedType) => tsNames.get(sharedType)!); // the loader has resolved every reference
 
-  const declarations = await declareAll([
-    ...model.sharedTypes.map((shared) => ({ name: shared.tsName, schema: interfaceSchema(shared.fields, false, sharedTypeDoc(shared), tsNameOf) })),
-    ...model.events.map((event) => ({ name: payloadTypeName(event), schema: interfaceSchema(event.fields, event.open !== false, payloadDoc(event), tsNameOf) })),
+  const declarations = await declareInterfaces([
+    ...model.sharedTypes.map((shared) => ({ name: shared.tsName, schema: interfaceSchema(shared.fields, false, sharedTypeDoc(shared), dialect) })),
+    ...model.events.map((event) => ({ name: payloadTypeName(event), schema: interfaceSchema(event.fields, event.open !== false, payloadDoc(event), dialect) })),
   ]);
   const sharedDecls = declarations.slice(0, model.sharedTypes.length);
   const payloadDecls = declarations.slice(model.sharedTypes.length);

@@ -73,7 +73,7 @@ describe('catalog loader: one test per mistake class, message and exact line:col
       'bad field notation (seed array syntax)',
       {
         given: oneFile('section: S', 'events:', '  a.b:', '    v1:', '      fields:', '        xs: a[s]'),
-        want: ['catalog/a.yaml:6:13 bad field notation "a[s]" for "xs": expected a primitive, a shared type name, or T[] (write "string[]" for an array)'],
+        want: ['catalog/a.yaml:6:13 bad type notation "a[s]" for field "xs": expected a primitive, a shared type name, or T[] (write "string[]" for an array)'],
       },
     ],
     [

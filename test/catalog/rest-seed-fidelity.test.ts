@@ -10,7 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import { formatProblem } from '../../generator/catalog/problems.js';
-import type { ApiModel, ApiObjectTypeModel, ApiTypeRef } from '../../generator/model.js';
+import type { ApiModel, ObjectTypeModel, TypeRef } from '../../generator/model.js';
 import { parseRestSeed, readRestSeed, templatePath, type RestSeed, type RestSeedField } from '../support/rest-seed.js';
 
 /**
@@ -57,13 +57,13 @@ function api(): ApiModel {
   if (!loaded.model?.api) throw new Error(`catalog did not load an API:\n${loaded.errors.map(formatProblem).join('\n')}`);
   return loaded.model.api;
 }
-const typeNamed = (name: string): ApiObjectTypeModel => {
+const typeNamed = (name: string): ObjectTypeModel => {
   const type = api().types.find((t) => t.name === name);
   if (!type) throw new Error(`no API type "${name}"`);
   return type;
 };
-const render = (type: ApiTypeRef): string => (type.kind === 'array' ? `${render(type.items)}[]` : type.name);
-const namedOf = (type: ApiTypeRef): string | undefined => (type.kind === 'named' ? type.name : type.kind === 'array' ? namedOf(type.items) : undefined);
+const render = (type: TypeRef): string => (type.kind === 'array' ? `${render(type.items)}[]` : type.name);
+const namedOf = (type: TypeRef): string | undefined => (type.kind === 'named' ? type.name : type.kind === 'array' ? namedOf(type.items) : undefined);
 
 /** Every seed sentence the catalog keeps, wherever it keeps it. */
 function catalogNotShown(model: ApiModel): Set<string> {

@@ -8,11 +8,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { formatProblem, ProblemList } from '../../generator/catalog/problems.js';
-import { mergeFiles, type RawCatalog, type RawField } from '../../generator/catalog/read/raw-catalog.js';
+import { mergeFiles, type RawCatalog } from '../../generator/catalog/read/raw-catalog.js';
 import { readCatalogFile } from '../../generator/catalog/read/read-catalog-file.js';
 import { ReuseFlattener } from '../../generator/catalog/resolve/flatten-reuse.js';
 import { resolveCatalog } from '../../generator/catalog/resolve/resolve-catalog.js';
-import { resolveType } from '../../generator/catalog/resolve/resolve-type.js';
+import { FORMATS, resolveType, type TypeVocabulary } from '../../generator/catalog/resolve/resolve-type.js';
 import { DECLARATION_RULES, MODEL_RULES } from '../../generator/catalog/rules/index.js';
 import { gapReferences } from '../../generator/catalog/rules/gap-references.js';
 import { OBJECT_PROTOTYPE_NAMES, objectPrototypeNames } from '../../generator/catalog/rules/object-prototype-names.js';
@@ -183,18 +183,24 @@ describe('catalog rules', () => {
 });
 
 describe('resolving', () => {
-  const field = (typeText: string): RawField => ({ name: 'f', optional: false, typeText, nullable: false, position: at, typePosition: at });
   const at = { file: 'catalog/a.yaml', line: 1, col: 1 };
+  const events: TypeVocabulary = { names: new Set(['Thing']), aName: 'a shared type', formats: [] };
+  const rest: TypeVocabulary = { names: new Set(['Note']), aName: 'an API type', formats: FORMATS };
 
-  it.each<[string, { given: string; want: TypeRef | string }]>([
+  it.each<[string, { given: string; vocabulary?: TypeVocabulary; want: TypeRef | string }]>([
     ['a primitive', { given: 'integer', want: { kind: 'primitive', name: 'integer' } }],
     ['a shared type in nested arrays', { given: 'Thing[][]', want: { kind: 'array', items: { kind: 'array', items: { kind: 'named', name: 'Thing' } } } }],
-    ['the seed\'s array notation', { given: 'a[s]', want: 'bad field notation "a[s]" for "f": expected a primitive, a shared type name, or T[] (write "string[]" for an array)' }],
+    ['the seed\'s array notation', { given: 'a[s]', want: 'bad type notation "a[s]" for field "f": expected a primitive, a shared type name, or T[] (write "string[]" for an array)' }],
     ['a seed letter', { given: 'b', want: 'unknown type "b" for field "f" (the seed\'s "b" is written "boolean")' }],
     ['a name close to a shared type', { given: 'Thnig', want: 'unknown type "Thnig" for field "f" (did you mean "Thing"?)' }],
-  ])('resolveType: %s', (_name, { given, want }) => {
+    ['a format, where the events state none', { given: 'date', want: 'unknown type "date" for field "f"' }],
+    ['a format of the REST API, in a list', { given: 'datetime[]', vocabulary: rest, want: { kind: 'array', items: { kind: 'format', name: 'datetime' } } }],
+    ['an API type', { given: 'Note', vocabulary: rest, want: { kind: 'named', name: 'Note' } }],
+    ['bad notation in the REST API', { given: 'Note[', vocabulary: rest, want: 'bad type notation "Note[" for field "f": expected a primitive, a format (date, datetime, decimal), an API type name, or T[]' }],
+    ['a name close to a format', { given: 'datetim', vocabulary: rest, want: 'unknown type "datetim" for field "f" (did you mean "datetime"?)' }],
+  ])('resolveType: %s', (_name, { given, vocabulary = events, want }) => {
     const problems = new ProblemList();
-    const type = resolveType(field(given), new Set(['Thing']), problems);
+    const type = resolveType({ typeText: given, position: at }, 'field "f"', vocabulary, problems);
     if (typeof want === 'string') expect(problems.items.map((p) => p.message)).toEqual([want]);
     else expect({ type, problems: problems.items }).toEqual({ type: want, problems: [] });
   });

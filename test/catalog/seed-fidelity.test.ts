@@ -63,6 +63,7 @@ function model(): CatalogModel {
 function renderType(type: TypeRef): string {
   switch (type.kind) {
     case 'primitive':
+    case 'format':
       return type.name;
     case 'array':
       return `${renderType(type.items)}[]`;

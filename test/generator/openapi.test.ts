@@ -14,7 +14,7 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
-import { reachableApiTypes } from '../../generator/emit/api-json-schema.js';
+import { reachableTypes } from '../../generator/common/shared-types.js';
 import { SPAWNS } from '../support/timeouts.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -90,7 +90,7 @@ describe('generated/openapi.yaml', () => {
       ];
       for (const type of api.types) {
         // "At least one of": their alternatives only require the field (`{ body: unknown }`), so their type also admits `body: undefined`.
-        const check = reachableApiTypes(api, [{ kind: 'named', name: type.name }]).some((t) => t.atLeastOneOf) ? 'narrower' : 'same';
+        const check = reachableTypes(api.types, [{ kind: 'named', name: type.name }]).some((t) => t.atLeastOneOf) ? 'narrower' : 'same';
         lines.push(`${check}<Ours.${type.name}, Theirs['${type.name}']>(true);`);
       }
       // "At least one of" holds in their types too: a note with neither body nor document_paths is refused.

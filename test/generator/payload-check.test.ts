@@ -8,7 +8,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
-import { payloadSchema, type SchemaMode } from '../../generator/emit/json-schema.js';
+import { payloadSchema } from '../../generator/emit/json-schema.js';
+import type { SchemaMode } from '../../generator/emit/schema-for.js';
 import { payloadCheckCode } from '../../generator/emit/payload-check.js';
 import { validatorAjvOptions } from '../../generator/emit/validators.js';
 import type { CatalogModel, EventVersionModel } from '../../generator/model.js';

@@ -7,7 +7,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
-import { payloadSchema, type JsonSchema } from '../../generator/emit/json-schema.js';
+import { payloadSchema } from '../../generator/emit/json-schema.js';
+import type { JsonSchema } from '../../generator/emit/schema-for.js';
 import { payloadCheckCode } from '../../generator/emit/payload-check.js';
 import { validatorAjvOptions } from '../../generator/emit/validators.js';
 import type { CompiledValidator, PayloadSchema } from '../../runtime/contract/compiled-validator.js';

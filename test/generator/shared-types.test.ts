@@ -4,13 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { reachableSharedTypes } from '../../generator/common/shared-types.js';
-import type { FieldModel, ObjectTypeModel, TypeRef } from '../../generator/model.js';
+import type { FieldModel, SharedTypeModel, TypeRef } from '../../generator/model.js';
 
 const position = { file: 'catalog/01.yaml', line: 1, col: 1 };
 const field = (name: string, type: TypeRef): FieldModel => ({ name, type, optional: false, nullable: false }) as FieldModel;
 const named = (name: string): TypeRef => ({ kind: 'named', name });
-const shared = (name: string, fields: FieldModel[] = []): ObjectTypeModel =>
-  ({ name, tsName: name, fields, section: 'shared', position, usedBy: [] }) as ObjectTypeModel;
+const shared = (name: string, fields: FieldModel[] = []): SharedTypeModel => ({ name, tsName: name, fields, open: false, section: 'shared', position, usedBy: [] });
 
 describe('reachableSharedTypes', () => {
   it('follows arrays and other shared types, once each, sorted by name', () => {

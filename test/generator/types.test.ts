@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { SPAWNS } from '../support/timeouts.js';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import { emitTypes } from '../../generator/emit/typescript.js';
-import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, TypeRef } from '../../generator/model.js';
+import type { CatalogModel, EventVersionModel, FieldModel, SharedTypeModel, TypeRef } from '../../generator/model.js';
 
 function loadModel(): CatalogModel {
   const { model, errors } = loadCatalogFromDisk('catalog');
@@ -21,6 +21,8 @@ function expectedType(type: TypeRef, tsNames: ReadonlyMap<string, string>): stri
   switch (type.kind) {
     case 'primitive':
       return { string: 'string', integer: 'number', number: 'number', boolean: 'boolean', object: 'Record<string, unknown>' }[type.name];
+    case 'format':
+      return { date: 'IsoDate', datetime: 'IsoDateTime', decimal: 'DecimalString' }[type.name];
     case 'array':
       return `${expectedType(type.items, tsNames)}[]`;
     case 'named':
@@ -276,8 +278,8 @@ describe('emitTypes on a small catalog (cases the real one lacks)', () => {
   const at = { file: 'catalog/x.yaml', line: 1, col: 1 };
   const field = (name: string, type: TypeRef, extra: Partial<FieldModel> = {}): FieldModel => ({ name, type, optional: false, nullable: false, position: at, ...extra });
   const str: TypeRef = { kind: 'primitive', name: 'string' };
-  const shared = (name: string, tsName: string, fields: FieldModel[], extra: Partial<ObjectTypeModel> = {}): ObjectTypeModel => ({
-    name, tsName, fields, section: 's', position: at, usedBy: [], ...extra,
+  const shared = (name: string, tsName: string, fields: FieldModel[], extra: Partial<SharedTypeModel> = {}): SharedTypeModel => ({
+    name, tsName, fields, open: false, section: 's', position: at, usedBy: [], ...extra,
   });
   const event = (type: string, version: string, tsName: string, fields: FieldModel[], extra: Partial<EventVersionModel> = {}): EventVersionModel => ({
     type, version, key: `${type}@${version}`, name: `${type}-${version}`, tsName, fields, open: false, extends: [], section: 's', position: at, ...extra,

@@ -5,13 +5,25 @@ import type { SourcePosition } from '../../model.js';
  * the rules check. Nothing here is resolved yet (type notation is text, `extends` names).
  */
 
-/** A field as written: type text not yet resolved. */
+/**
+ * A field as written, type text not yet resolved: the notation every surface shares, and what
+ * the REST seed adds (which the events' sections do not accept).
+ */
 export interface RawField {
   name: string;
   optional: boolean;
   typeText: string;
   nullable: boolean;
   description?: string;
+  /** The complete list of values. */
+  enum?: string[];
+  /** Values seen. */
+  examples?: string[];
+  default?: string | number | boolean;
+  whyOptional?: string;
+  notShown?: string;
+  /** The fewest characters a string may have, and where that is written. */
+  minLength?: { value: number; position: SourcePosition };
   position: SourcePosition;
   typePosition: SourcePosition;
 }
@@ -42,10 +54,14 @@ export interface RawFragment extends RawPayload {
   position: SourcePosition;
 }
 
-export interface RawSharedType {
+/** A named object type as written: an events' shared type, or a REST API type (which alone may be open, leave required fields unshown or need one of several). */
+export interface RawObjectType {
   name: string;
   fields: RawField[];
   description?: string;
+  open?: string;
+  requiredNotShown?: string;
+  atLeastOneOf?: RawReference[];
   section: string;
   position: SourcePosition;
 }
@@ -62,28 +78,6 @@ export type RawGap =
       position: SourcePosition;
     }
   | { kind: 'not_shown'; topic: string; seed: string; section: string; position: SourcePosition };
-
-/** An API field as written: the event notation plus what the REST seed needs. */
-export interface RawApiField extends RawField {
-  enum?: string[];
-  examples?: string[];
-  default?: string | number | boolean;
-  whyOptional?: string;
-  notShown?: string;
-  /** The fewest characters a string may have, and where that is written. */
-  minLength?: { value: number; position: SourcePosition };
-}
-
-export interface RawApiType {
-  name: string;
-  fields: RawApiField[];
-  description?: string;
-  open?: string;
-  requiredNotShown?: string;
-  atLeastOneOf?: RawReference[];
-  section: string;
-  position: SourcePosition;
-}
 
 /** A type as written where a body is named (`Note`, `NoteResult[]`), with its place. */
 export interface RawTypeText {
@@ -106,8 +100,8 @@ export interface RawOperation {
   path: string;
   summary?: string;
   description?: string;
-  params: RawApiField[];
-  query: RawApiField[];
+  params: RawField[];
+  query: RawField[];
   request?: RawTypeText;
   responses: RawApiResponse[];
   /** The events each outcome publishes (`created: [type@version, …]`), as written: an assumption. */
@@ -169,11 +163,11 @@ export interface RawApiAssumption {
 export interface RawCatalogFile {
   file: string;
   section: string;
-  sharedTypes: RawSharedType[];
+  sharedTypes: RawObjectType[];
   fragments: RawFragment[];
   events: RawEvent[];
   gaps: RawGap[];
-  apiTypes: RawApiType[];
+  apiTypes: RawObjectType[];
   operations: RawOperation[];
   apiGaps: RawApiGap[];
   apiInfo: RawApiInfo[];
@@ -187,13 +181,13 @@ export const isApiFile = (f: RawCatalogFile): boolean => f.apiTypes.length + f.o
 /** Every file's declarations side by side, in load order: what the rules check and the resolver reads. */
 export interface RawCatalog {
   files: string[];
-  sharedTypes: RawSharedType[];
+  sharedTypes: RawObjectType[];
   fragments: RawFragment[];
   events: RawEvent[];
   gaps: RawGap[];
   /** The REST API's files: those that declare API types, operations or API gaps. */
   apiFiles: string[];
-  apiTypes: RawApiType[];
+  apiTypes: RawObjectType[];
   operations: RawOperation[];
   apiGaps: RawApiGap[];
   apiInfo: RawApiInfo[];

@@ -1,36 +1,21 @@
 import { isScalar, isSeq, type Node } from 'yaml';
-import { readApiFields, readReferenceList } from './read-api-fields.js';
-import type { RawApiResponse, RawApiTag, RawApiType, RawEmits, RawOperation, RawReference, RawTypeText } from './raw-catalog.js';
-import type { SectionReader } from './read-sections.js';
+import type { RawApiResponse, RawApiTag, RawEmits, RawOperation, RawReference, RawTypeText } from './raw-catalog.js';
+import { API_FIELD_KEYS, readFields, readReferenceList } from './read-fields.js';
+import { objectTypesReader } from './read-object-types.js';
+import type { SectionReader } from './section-reader.js';
 import type { YamlReader } from './yaml-reader.js';
 
 const API_TYPE_KEYS = ['description', 'fields', 'open', 'required_not_shown', 'at_least_one_of'];
 const OPERATION_KEYS = ['method', 'path', 'summary', 'description', 'params', 'query', 'request', 'responses', 'emits'];
 const RESPONSE_KEYS = ['description', 'json', 'text', 'not_shown'];
-const API_GAP_KEYS = ['topic', 'seed'];
-const API_CONTRADICTION_KEYS = ['topic', 'seed', 'accepted'];
+const API_GAP_KEYS = ['topic', 'seed'] as const;
+const API_CONTRADICTION_KEYS = ['topic', 'seed', 'accepted'] as const;
 const API_INFO_KEYS = ['title', 'description', 'contact', 'tags'];
 const API_TAG_KEYS = ['name', 'description', 'operations'];
-const API_ASSUMPTION_KEYS = ['topic', 'seed', 'assumed'];
+const API_ASSUMPTION_KEYS = ['topic', 'seed', 'assumed'] as const;
 
 /** `api_types: { <Name>: { description?, open?, required_not_shown?, at_least_one_of?, fields } }` */
-const readApiTypes: SectionReader = (reader, value, position, out) => {
-  const map = reader.mapValue(value, 'api_types', position);
-  for (const [name, typeNode, typePosition] of map ? reader.entries(map, 'api_types') : []) {
-    const what = `API type "${name}"`;
-    const body = reader.mapValue(typeNode, what, typePosition);
-    if (!body) continue;
-    const type: RawApiType = { name, fields: [], section: out.section, position: typePosition };
-    for (const [key, bodyValue, bodyPosition] of reader.entries(body, what, API_TYPE_KEYS)) {
-      if (key === 'fields') type.fields = readApiFields(reader, bodyValue, `${what}: fields`, bodyPosition);
-      else if (key === 'description') type.description = reader.stringValue(bodyValue, `${what}: description`, bodyPosition);
-      else if (key === 'open') type.open = reader.stringValue(bodyValue, `${what}: open (the seed's words)`, bodyPosition);
-      else if (key === 'required_not_shown') type.requiredNotShown = reader.stringValue(bodyValue, `${what}: required_not_shown (the seed's words)`, bodyPosition);
-      else type.atLeastOneOf = readReferenceList(reader, bodyValue, `${what}: at_least_one_of`, bodyPosition);
-    }
-    out.apiTypes.push(type);
-  }
-};
+const readApiTypes = objectTypesReader({ key: 'api_types', label: 'API type', bodyKeys: API_TYPE_KEYS, fieldKeys: API_FIELD_KEYS, into: (out) => out.apiTypes });
 
 /** `operations: { <operationId>: { method, path, summary?, description?, params?, query?, request?, responses, emits? } }`, in seed order. */
 const readOperations: SectionReader = (reader, value, position, out) => {
@@ -46,8 +31,8 @@ const readOperations: SectionReader = (reader, value, position, out) => {
       else if (key === 'path') [op.path, op.pathPosition] = [reader.stringValue(v, `${what}: path`, at) ?? '', v ? reader.nodeAt(v) : at];
       else if (key === 'summary') op.summary = reader.stringValue(v, `${what}: summary`, at);
       else if (key === 'description') op.description = reader.stringValue(v, `${what}: description`, at);
-      else if (key === 'params') op.params = readApiFields(reader, v, `${what}: params`, at);
-      else if (key === 'query') op.query = readApiFields(reader, v, `${what}: query`, at);
+      else if (key === 'params') op.params = readFields(reader, v, `${what}: params`, at, API_FIELD_KEYS);
+      else if (key === 'query') op.query = readFields(reader, v, `${what}: query`, at, API_FIELD_KEYS);
       else if (key === 'request') op.request = typeText(reader, v, `${what}: request`, at);
       else if (key === 'responses') op.responses = readResponses(reader, v, what, at);
       else op.emits = readEmits(reader, v, what, at);
@@ -106,20 +91,29 @@ function readEmits(reader: YamlReader, node: Node | null, what: string, position
   return emits;
 }
 
+/**
+ * `<key>: [{ <keys> }]`: a list of records of text (the seed's words and what is made of them),
+ * every key required; `label` names one record in messages.
+ */
+function readTextRecords<K extends string>(reader: YamlReader, value: Node | null, position: RawApiResponse['position'], key: string, label: string, keys: readonly K[]): { texts: Record<K, string>; position: RawApiResponse['position'] }[] {
+  if (!isSeq(value)) {
+    reader.problems.error(value ? reader.nodeAt(value) : position, `${key} must be a list`);
+    return [];
+  }
+  return (value.items as Node[]).flatMap((item) => {
+    const map = reader.mapValue(item, label, reader.nodeAt(item));
+    if (!map) return [];
+    const at = reader.nodeAt(map);
+    const entries = new Map(reader.entries(map, label, keys).map(([k, v, keyAt]) => [k, reader.stringValue(v, `${label}: ${k}`, keyAt)]));
+    for (const k of keys) if (!entries.has(k)) reader.problems.error(at, `${label}: missing "${k}"`);
+    const texts = Object.fromEntries(keys.map((k) => [k, entries.get(k) ?? ''])) as Record<K, string>;
+    return [{ texts, position: at }];
+  });
+}
+
 /** `api_gaps: [{ topic, seed }]`: what the REST seed does not show, in its words. */
 const readApiGaps: SectionReader = (reader, value, position, out) => {
-  if (!isSeq(value)) {
-    reader.problems.error(value ? reader.nodeAt(value) : position, 'api_gaps must be a list');
-    return;
-  }
-  for (const item of value.items as Node[]) {
-    const map = reader.mapValue(item, 'API gap', reader.nodeAt(item));
-    if (!map) continue;
-    const gapPosition = reader.nodeAt(map);
-    const entries = new Map(reader.entries(map, 'API gap', API_GAP_KEYS).map(([key, v, at]) => [key, reader.stringValue(v, `API gap: ${key}`, at)]));
-    for (const key of API_GAP_KEYS) if (!entries.has(key)) reader.problems.error(gapPosition, `API gap: missing "${key}"`);
-    out.apiGaps.push({ topic: entries.get('topic') ?? '', seed: entries.get('seed') ?? '', section: out.section, position: gapPosition });
-  }
+  for (const { texts, position: at } of readTextRecords(reader, value, position, 'api_gaps', 'API gap', API_GAP_KEYS)) out.apiGaps.push({ ...texts, section: out.section, position: at });
 };
 
 /** `api_info: { title, description?, contact?, tags? }`: the API as a whole. */
@@ -164,34 +158,12 @@ function readApiTags(reader: YamlReader, node: Node | null, position: RawApiTag[
 
 /** `api_contradictions: [{ topic, seed, accepted }]`: where the seed contradicts itself, and what is accepted. */
 const readApiContradictions: SectionReader = (reader, value, position, out) => {
-  if (!isSeq(value)) {
-    reader.problems.error(value ? reader.nodeAt(value) : position, 'api_contradictions must be a list');
-    return;
-  }
-  for (const item of value.items as Node[]) {
-    const map = reader.mapValue(item, 'API contradiction', reader.nodeAt(item));
-    if (!map) continue;
-    const at = reader.nodeAt(map);
-    const entries = new Map(reader.entries(map, 'API contradiction', API_CONTRADICTION_KEYS).map(([key, v, keyAt]) => [key, reader.stringValue(v, `API contradiction: ${key}`, keyAt)]));
-    for (const key of API_CONTRADICTION_KEYS) if (!entries.has(key)) reader.problems.error(at, `API contradiction: missing "${key}"`);
-    out.apiContradictions.push({ topic: entries.get('topic') ?? '', seed: entries.get('seed') ?? '', accepted: entries.get('accepted') ?? '', position: at });
-  }
+  for (const { texts, position: at } of readTextRecords(reader, value, position, 'api_contradictions', 'API contradiction', API_CONTRADICTION_KEYS)) out.apiContradictions.push({ ...texts, position: at });
 };
 
 /** `api_assumptions: [{ topic, seed, assumed }]`: where the seeds say nothing, and what the package assumes. */
 const readApiAssumptions: SectionReader = (reader, value, position, out) => {
-  if (!isSeq(value)) {
-    reader.problems.error(value ? reader.nodeAt(value) : position, 'api_assumptions must be a list');
-    return;
-  }
-  for (const item of value.items as Node[]) {
-    const map = reader.mapValue(item, 'API assumption', reader.nodeAt(item));
-    if (!map) continue;
-    const at = reader.nodeAt(map);
-    const entries = new Map(reader.entries(map, 'API assumption', API_ASSUMPTION_KEYS).map(([key, v, keyAt]) => [key, reader.stringValue(v, `API assumption: ${key}`, keyAt)]));
-    for (const key of API_ASSUMPTION_KEYS) if (!entries.has(key)) reader.problems.error(at, `API assumption: missing "${key}"`);
-    out.apiAssumptions.push({ topic: entries.get('topic') ?? '', seed: entries.get('seed') ?? '', assumed: entries.get('assumed') ?? '', position: at });
-  }
+  for (const { texts, position: at } of readTextRecords(reader, value, position, 'api_assumptions', 'API assumption', API_ASSUMPTION_KEYS)) out.apiAssumptions.push({ ...texts, position: at });
 };
 
 /** The REST API's sections of a catalog file. */

@@ -1,8 +1,13 @@
 import { LineCounter, isMap, parseDocument } from 'yaml';
 import type { ProblemList } from '../problems.js';
 import type { RawCatalogFile } from './raw-catalog.js';
-import { SECTION_READERS } from './read-sections.js';
+import { API_SECTION_READERS } from './read-api-sections.js';
+import { EVENT_SECTION_READERS } from './read-event-sections.js';
+import type { SectionReader } from './section-reader.js';
 import { YamlReader } from './yaml-reader.js';
+
+/** Every section a catalog file may hold: the events' and the REST API's. */
+const SECTION_READERS: Readonly<Record<string, SectionReader>> = { ...EVENT_SECTION_READERS, ...API_SECTION_READERS };
 
 const FILE_KEYS = ['section', ...Object.keys(SECTION_READERS)];
 

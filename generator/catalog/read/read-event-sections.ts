@@ -1,18 +1,12 @@
 import { isScalar, isSeq, type Node } from 'yaml';
 import type { SourcePosition } from '../../model.js';
 import { suggestion } from '../names.js';
-import { API_SECTION_READERS } from './read-api-sections.js';
-import { readFields, readPayload } from './read-fields.js';
-import type { RawCatalogFile, RawGap, RawReference, RawSharedType } from './raw-catalog.js';
+import type { RawGap, RawReference } from './raw-catalog.js';
+import { FIELD_KEYS, readFields, readPayload } from './read-fields.js';
+import { objectTypesReader } from './read-object-types.js';
+import type { SectionReader } from './section-reader.js';
 import type { YamlReader } from './yaml-reader.js';
 
-/**
- * One reader per top-level key of a catalog file (besides `section`). Each adds what it reads
- * to the file's declarations; a new kind of declaration is a new entry here.
- */
-export type SectionReader = (reader: YamlReader, value: Node | null, position: SourcePosition, out: RawCatalogFile) => void;
-
-const SHARED_TYPE_KEYS = ['description', 'fields'];
 const FRAGMENT_KEYS = ['description', 'extends', 'fields'];
 const VERSION_KEYS = ['description', 'extends', 'fields', 'open'];
 const GAP_KEYS: Record<RawGap['kind'], string[]> = {
@@ -22,19 +16,7 @@ const GAP_KEYS: Record<RawGap['kind'], string[]> = {
 };
 
 /** `shared_types: { <Name>: { description?, fields } }` */
-const readSharedTypes: SectionReader = (reader, value, position, out) => {
-  const map = reader.mapValue(value, 'shared_types', position);
-  for (const [name, typeNode, typePosition] of map ? reader.entries(map, 'shared_types') : []) {
-    const body = reader.mapValue(typeNode, `shared type "${name}"`, typePosition);
-    if (!body) continue;
-    const shared: RawSharedType = { name, fields: [], section: out.section, position: typePosition };
-    for (const [key, bodyValue, bodyPosition] of reader.entries(body, `shared type "${name}"`, SHARED_TYPE_KEYS)) {
-      if (key === 'fields') shared.fields = readFields(reader, bodyValue, `shared type "${name}": fields`, bodyPosition);
-      else shared.description = reader.stringValue(bodyValue, `shared type "${name}": description`, bodyPosition);
-    }
-    out.sharedTypes.push(shared);
-  }
-};
+const readSharedTypes = objectTypesReader({ key: 'shared_types', label: 'shared type', bodyKeys: ['description', 'fields'], fieldKeys: FIELD_KEYS, into: (out) => out.sharedTypes });
 
 /** `fragments: { <NAME>: { description?, extends?, fields? } }`: field lists written once and reused. */
 const readFragments: SectionReader = (reader, value, position, out) => {
@@ -104,11 +86,10 @@ function readGap(reader: YamlReader, node: Node, section: string): RawGap | unde
   return { kind, after, before, seed: seed ?? '', visibleFields, section, position };
 }
 
-/** Every section a catalog file may hold, in the order they are read. */
-export const SECTION_READERS: Readonly<Record<string, SectionReader>> = {
+/** The events' sections of a catalog file. */
+export const EVENT_SECTION_READERS: Readonly<Record<string, SectionReader>> = {
   shared_types: readSharedTypes,
   fragments: readFragments,
   events: readEvents,
   gaps: readGaps,
-  ...API_SECTION_READERS,
 };

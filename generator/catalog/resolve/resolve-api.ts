@@ -1,34 +1,10 @@
-import { isPrimitive, parseTypeNotation, PRIMITIVES } from '../../common/type-notation.js';
-import type { ApiEmitsModel, ApiFieldModel, ApiFormatName, ApiModel, ApiObjectTypeModel, ApiOperationModel, ApiResponseModel, ApiTypeRef } from '../../model.js';
+import type { ApiEmitsModel, ApiModel, ApiOperationModel, ApiResponseModel, FieldModel, ObjectTypeModel } from '../../model.js';
 import { suggestion } from '../names.js';
 import type { ProblemList } from '../problems.js';
-import type { RawApiField, RawCatalog, RawEmits, RawTypeText } from '../read/raw-catalog.js';
+import type { RawCatalog, RawEmits, RawField } from '../read/raw-catalog.js';
 import { firstByKey } from './flatten-reuse.js';
 import { resolveApiTags } from './resolve-api-tags.js';
-
-/** Strings with a format the REST seed states, written as types in the API notation. */
-export const API_FORMATS: readonly ApiFormatName[] = ['date', 'datetime', 'decimal'];
-
-const isFormat = (name: string): name is ApiFormatName => (API_FORMATS as readonly string[]).includes(name);
-
-/** `Note[]`, `datetime`, `string` → an `ApiTypeRef`, or a positioned error. */
-export function resolveApiType(text: RawTypeText, what: string, typeNames: ReadonlySet<string>, problems: ProblemList): ApiTypeRef | undefined {
-  const parsed = parseTypeNotation(text.typeText);
-  if (!parsed) {
-    problems.error(text.position, `bad type notation "${text.typeText}" for ${what}: expected a primitive, a format (${API_FORMATS.join(', ')}), an API type name, or T[]`);
-    return undefined;
-  }
-  let type: ApiTypeRef;
-  if (isPrimitive(parsed.base)) type = { kind: 'primitive', name: parsed.base };
-  else if (isFormat(parsed.base)) type = { kind: 'format', name: parsed.base };
-  else if (typeNames.has(parsed.base)) type = { kind: 'named', name: parsed.base };
-  else {
-    problems.error(text.position, `unknown type "${parsed.base}" for ${what}${suggestion(parsed.base, [...PRIMITIVES, ...API_FORMATS, ...typeNames])}`);
-    return undefined;
-  }
-  for (let level = parsed.depth; level > 0; level--) type = { kind: 'array', items: type };
-  return type;
-}
+import { FORMATS, resolveField, resolveObjectType, resolveType, type TypeVocabulary } from './resolve-type.js';
 
 /** Outcome names: what the emulator and the docs call them. */
 const OUTCOME = /^[a-z][a-z0-9_]*$/;
@@ -64,35 +40,13 @@ function resolveEmits(emits: readonly RawEmits[], owner: string, versionsByType:
 export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel | undefined {
   if (catalog.apiFiles.length === 0) return undefined;
   const typesByName = firstByKey(catalog.apiTypes, (t) => t.name);
-  const typeNames = new Set(typesByName.keys());
-  const toField = (field: RawApiField, owner: string): ApiFieldModel[] => {
-    const type = resolveApiType({ typeText: field.typeText, position: field.typePosition }, `field "${field.name}" of ${owner}`, typeNames, problems);
-    if (!type) return [];
-    const model: ApiFieldModel = { name: field.name, type, optional: field.optional, nullable: field.nullable, position: field.position };
-    for (const key of ['description', 'enum', 'examples', 'default', 'whyOptional', 'notShown'] as const) {
-      if (field[key] !== undefined) Object.assign(model, { [key]: field[key] });
-    }
-    if (field.minLength !== undefined) {
-      if (type.kind === 'primitive' && type.name === 'string') model.minLength = field.minLength.value;
-      else problems.error(field.minLength.position, `min_length of field "${field.name}" of ${owner}: only a string field has a length (the field is ${field.typeText})`);
-    }
-    return [model];
+  const vocabulary: TypeVocabulary = { names: new Set(typesByName.keys()), aName: 'an API type', formats: FORMATS };
+  const toField = (field: RawField, owner: string): FieldModel[] => {
+    const resolved = resolveField(field, `field "${field.name}" of ${owner}`, vocabulary, problems);
+    return resolved ? [resolved] : [];
   };
-
-  const types: ApiObjectTypeModel[] = [...typesByName.values()].map((raw) => {
-    const model: ApiObjectTypeModel = {
-      name: raw.name,
-      // Where the seed does not say which fields are required, none is (the type keeps the seed's words).
-      fields: raw.fields.flatMap((f) => toField(f, `API type "${raw.name}"`)).map((f) => (raw.requiredNotShown === undefined ? f : { ...f, optional: true })),
-      open: raw.open === undefined ? false : { seed: raw.open },
-      section: raw.section,
-      position: raw.position,
-    };
-    if (raw.description !== undefined) model.description = raw.description;
-    if (raw.requiredNotShown !== undefined) model.requiredNotShown = raw.requiredNotShown;
-    if (raw.atLeastOneOf !== undefined) model.atLeastOneOf = raw.atLeastOneOf.map((r) => r.ref);
-    return model;
-  });
+  // A REST API type's name is its TypeScript name (the api-types rule holds it to PascalCase).
+  const types: ObjectTypeModel[] = [...typesByName.values()].map((raw) => resolveObjectType(raw, raw.name, vocabulary, problems, `API type "${raw.name}"`));
 
   const versionsByType = new Map<string, string[]>();
   for (const event of catalog.events) versionsByType.set(event.type, [...(versionsByType.get(event.type) ?? []), event.version]);
@@ -102,7 +56,7 @@ export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel
     const responses = raw.responses
       .map((r): ApiResponseModel => {
         const response: ApiResponseModel = { status: Number(r.status), description: r.description ?? '', position: r.position };
-        const json = r.json.flatMap((t) => resolveApiType(t, `${owner} response ${r.status}`, typeNames, problems) ?? []);
+        const json = r.json.flatMap((t) => resolveType(t, `${owner} response ${r.status}`, vocabulary, problems) ?? []);
         if (json.length > 0) response.json = json;
         if (r.text !== undefined) response.text = r.text;
         if (r.notShown !== undefined) response.notShown = r.notShown;
@@ -123,7 +77,7 @@ export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel
     if (raw.summary !== undefined) model.summary = raw.summary;
     if (raw.description !== undefined) model.description = raw.description;
     if (raw.request) {
-      const request = resolveApiType(raw.request, `${owner} request`, typeNames, problems);
+      const request = resolveType(raw.request, `${owner} request`, vocabulary, problems);
       if (request) model.request = request;
     }
     return model;

@@ -1,11 +1,11 @@
 import { reachableSharedTypes } from '../../common/shared-types.js';
-import type { CatalogModel, EventVersionModel, FieldModel, FragmentModel, GapModel, ObjectTypeModel } from '../../model.js';
+import type { CatalogModel, EventVersionModel, FieldModel, FragmentModel, GapModel, SharedTypeModel } from '../../model.js';
 import { toTsName } from '../names.js';
 import type { ProblemList } from '../problems.js';
 import { eventKeyOf, type RawCatalog, type RawField } from '../read/raw-catalog.js';
 import { firstByKey, ReuseFlattener } from './flatten-reuse.js';
 import { resolveApi } from './resolve-api.js';
-import { resolveType } from './resolve-type.js';
+import { resolveField, resolveObjectType, type TypeVocabulary } from './resolve-type.js';
 
 /**
  * Turns the checked raw declarations into the model: field types resolved, reuse flattened,
@@ -14,14 +14,9 @@ import { resolveType } from './resolve-type.js';
  */
 export function resolveCatalog(catalog: RawCatalog, problems: ProblemList): CatalogModel {
   const sharedByName = firstByKey(catalog.sharedTypes, (t) => t.name);
-  const sharedTypeNames = new Set(sharedByName.keys());
-  const toField = (field: RawField): FieldModel | undefined => {
-    const type = resolveType(field, sharedTypeNames, problems);
-    if (!type) return undefined;
-    const model: FieldModel = { name: field.name, type, optional: field.optional, nullable: field.nullable, position: field.position };
-    if (field.description !== undefined) model.description = field.description;
-    return model;
-  };
+  // The events' seed states no formats: a date is a plain string.
+  const vocabulary: TypeVocabulary = { names: new Set(sharedByName.keys()), aName: 'a shared type', formats: [] };
+  const toField = (field: RawField): FieldModel | undefined => resolveField(field, `field "${field.name}"`, vocabulary, problems);
   const toFields = (fields: RawField[]): FieldModel[] => fields.flatMap((f) => toField(f) ?? []);
   const reuse = new ReuseFlattener(catalog.fragments, catalog.events, toField, problems);
 
@@ -57,12 +52,7 @@ export function resolveCatalog(catalog: RawCatalog, problems: ProblemList): Cata
     fragments.push(model);
   }
 
-  const sharedTypes: ObjectTypeModel[] = [];
-  for (const shared of sharedByName.values()) {
-    const model: ObjectTypeModel = { name: shared.name, tsName: toTsName(shared.name), fields: toFields(shared.fields), section: shared.section, position: shared.position, usedBy: [] };
-    if (shared.description !== undefined) model.description = shared.description;
-    sharedTypes.push(model);
-  }
+  const sharedTypes: SharedTypeModel[] = [...sharedByName.values()].map((shared) => ({ ...resolveObjectType(shared, toTsName(shared.name), vocabulary, problems), usedBy: [] }));
   for (const event of events) {
     for (const shared of reachableSharedTypes(sharedTypes, event.fields)) shared.usedBy.push(event.key);
   }

@@ -1,7 +1,7 @@
 import { API_MODULE_TYPE_NAMES } from '../../common/ts-names.js';
 import { formatPosition } from '../problems.js';
 import { NAME_RULES } from '../names.js';
-import type { RawApiField } from '../read/raw-catalog.js';
+import type { RawField } from '../read/raw-catalog.js';
 import type { DeclarationRule } from './catalog-rule.js';
 
 const API_TYPE_NAME = { pattern: /^[A-Z][A-Za-z0-9]*$/, text: 'PascalCase letters and digits (it is the TypeScript name too)' };
@@ -36,7 +36,7 @@ export const apiTypes: DeclarationRule = {
   },
 };
 
-function checkFields(fields: readonly RawApiField[], owner: string, problems: Parameters<DeclarationRule['check']>[1]): void {
+function checkFields(fields: readonly RawField[], owner: string, problems: Parameters<DeclarationRule['check']>[1]): void {
   for (const field of fields) {
     if (!NAME_RULES.field.pattern.test(field.name)) problems.error(field.position, `invalid field name "${field.name}" in ${owner}: use ${NAME_RULES.field.text}`);
     for (const key of ['enum', 'examples'] as const) {
