@@ -89,12 +89,14 @@ export async function runEmulate(args: string[], io: EmulateIo): Promise<number>
     io.stderr.write(`✘ the emulator could not start: ${errorMessage(error)}\n`);
     return 1;
   }
-  io.stdout.write(`listening on ${emulator.url}\n`);
-  await new Promise<void>((resolve) => {
+  // Listening for the signals before saying so: a supervisor may send SIGTERM as soon as it reads the line.
+  const stopped = new Promise<void>((resolve) => {
     if (io.interrupt?.aborted) resolve();
     io.interrupt?.addEventListener('abort', () => resolve(), { once: true });
     process.once('SIGTERM', () => resolve());
   });
+  io.stdout.write(`listening on ${emulator.url}\n`);
+  await stopped;
   await emulator.close();
   return 0;
 }
