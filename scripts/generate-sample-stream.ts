@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { CatalogModel, EventVersionModel } from '../generator/model.js';
 import type { ValidationMode } from '../runtime/internal/result.js';
-import { fnv1a, fullPayload, minimalPayload, mutations, type Mutation } from './samples/payload-samples.js';
+import { fnv1a, fullPayload, minimalPayload, mutations, type Mutation } from '../generator/samples/payload-samples.js';
 
 /** What a line is, as generated. */
 export type SampleKind =

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import type { CatalogModel } from '../../generator/model.js';
 import { generateLabelledSampleStream } from '../generate-sample-stream.js';
-import { fullPayload, mutations } from '../samples/payload-samples.js';
+import { fullPayload, mutations } from '../../generator/samples/payload-samples.js';
 import { ROOT, readJson } from './common.js';
 import type { ManifestEvent } from './package.js';
 import type { MessageSchema } from './peers.js';

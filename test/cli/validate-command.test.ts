@@ -26,7 +26,7 @@ import {
   type SampleLine,
   type SampleOutcome,
 } from '../../scripts/generate-sample-stream.js';
-import { fullPayload, mutations } from '../../scripts/samples/payload-samples.js';
+import { fullPayload, mutations } from '../../generator/samples/payload-samples.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const loaded = loadCatalogFromDisk(join(ROOT, 'catalog'));

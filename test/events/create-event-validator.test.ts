@@ -12,7 +12,7 @@ import { eventValidatorName } from '../../generator/emit/event-entries.js';
 import { createEventValidator } from '../../runtime/entries/create-event-validator.js';
 import type { EventValidator } from '../../runtime/entries/define-event-validator.js';
 import { EventValidationError, validateEvent } from '../../runtime/index.js';
-import { fullPayload, minimalPayload, mutations } from '../../scripts/samples/payload-samples.js';
+import { fullPayload, minimalPayload, mutations } from '../../generator/samples/payload-samples.js';
 
 const { model } = loadCatalogFromDisk('catalog');
 if (!model) throw new Error('catalog does not load');

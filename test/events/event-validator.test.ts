@@ -12,7 +12,7 @@ import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import { eventEntry, eventEntryCommonJs, eventValidatorName, type EventEntrySource } from '../../generator/emit/event-entries.js';
 import { defineEventValidator, type EventValidator } from '../../runtime/entries/define-event-validator.js';
 import { EventValidationError } from '../../runtime/internal/result.js';
-import { fullPayload, minimalPayload, mutations } from '../../scripts/samples/payload-samples.js';
+import { fullPayload, minimalPayload, mutations } from '../../generator/samples/payload-samples.js';
 
 const { model } = loadCatalogFromDisk('catalog');
 if (!model) throw new Error('catalog does not load');

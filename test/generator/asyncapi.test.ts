@@ -7,7 +7,7 @@
  * taken from the parsed (dereferenced) document, compiled with ajv (draft-07, which AsyncAPI
  * Schema extends) and must give the same verdict as the package's JSON Schema 2020-12
  * payload schema on a full payload, a minimal one and every labelled mutation of
- * `scripts/samples/payload-samples.ts`.
+ * `generator/samples/payload-samples.ts`.
  */
 import { readFileSync } from 'node:fs';
 import { Parser, DiagnosticSeverity, type AsyncAPIDocumentInterface, type Diagnostic } from '@asyncapi/parser';
@@ -23,7 +23,7 @@ import { payloadSchema } from '../../generator/emit/json-schema.js';
 import type { CatalogModel } from '../../generator/model.js';
 import { eventSubject } from '../../runtime/nats/publish-event.js';
 import { MESSAGE_FIELD } from '../../runtime/redis-streams/publish-event.js';
-import { fullPayload, minimalPayload, mutations, type Payload } from '../../scripts/samples/payload-samples.js';
+import { fullPayload, minimalPayload, mutations, type Payload } from '../../generator/samples/payload-samples.js';
 import { syntheticModel } from './synthetic-catalog.js';
 
 function loadModel(): CatalogModel {

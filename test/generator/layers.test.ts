@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const GENERATOR = fileURLToPath(new URL('../../generator/', import.meta.url));
 
 /** Highest first. A file may import from its own layer and any layer below it. */
-const LAYERS = ['cli', 'site', 'generate', 'write', 'emit', 'compat', 'catalog', 'common', 'model'];
+const LAYERS = ['cli', 'generate', 'write', 'emit', 'compat', 'catalog', 'common', 'samples', 'model'];
 
 /** `cli/generate.ts` → `cli`; the two root files are their own layers. */
 const layerOf = (path: string): string => (path.includes('/') ? path.split('/')[0]! : path.replace(/\.ts$/, ''));

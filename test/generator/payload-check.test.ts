@@ -13,7 +13,7 @@ import type { SchemaMode } from '../../generator/emit/schema-for.js';
 import { payloadCheckCode } from '../../generator/emit/payload-check.js';
 import { validatorAjvOptions } from '../../generator/emit/validators.js';
 import type { CatalogModel, EventVersionModel } from '../../generator/model.js';
-import { fullPayload, minimalPayload, mutations } from '../../scripts/samples/payload-samples.js';
+import { fullPayload, minimalPayload, mutations } from '../../generator/samples/payload-samples.js';
 import { syntheticModel } from './synthetic-catalog.js';
 
 const MODES: readonly SchemaMode[] = ['tolerant', 'strict'];

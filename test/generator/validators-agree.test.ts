@@ -4,7 +4,7 @@
  * the same verdict and the same errors as ajv's first-error (`allErrors: false`) and
  * all-errors validators; and from the standalone all-errors modules (`.errors.cjs`) the same
  * verdict and errors as ajv's all-errors validator, for every event of the real catalog, in both modes, on a full payload,
- * a minimal one and every labelled mutation of `scripts/samples/payload-samples.ts`.
+ * a minimal one and every labelled mutation of `generator/samples/payload-samples.ts`.
  *
  * The modules are emitted in memory, written to a fresh temporary directory and imported
  * from there (CommonJS modules, imported as Node imports any `.cjs` file).
@@ -26,7 +26,7 @@ import { emitValidators, validatorAjvOptions, validatorPaths } from '../../gener
 import type { CatalogModel, EventVersionModel, TypeRef } from '../../generator/model.js';
 import type { AllErrorsValidators, CompiledEventModule, CompiledValidator, CompiledValidatorError } from '../../runtime/contract/compiled-validator.js';
 import { payloadValidator } from '../../runtime/internal/payload-errors.js';
-import { fullPayload, minimalPayload, mutations, type Payload } from '../../scripts/samples/payload-samples.js';
+import { fullPayload, minimalPayload, mutations, type Payload } from '../../generator/samples/payload-samples.js';
 import { syntheticModel } from './synthetic-catalog.js';
 
 const MODES: readonly SchemaMode[] = ['tolerant', 'strict'];

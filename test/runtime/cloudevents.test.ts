@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fromCloudEvent, toCloudEvent, validateCloudEvent, validateEvent, type CatalogEvent } from '../../runtime/index.js';
-import { fullPayload, mutations } from '../../scripts/samples/payload-samples.js';
+import { fullPayload, mutations } from '../../generator/samples/payload-samples.js';
 import { envelope, expectError, expectValid, expectWellFormed, model } from './support.js';
 
 const attributes = { id: 'evt-1', source: 'urn:data-import:test', time: '2024-05-01T12:00:00Z', subject: 'A-1', traceparent: '00-abc-def-01' };

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { createExhaustiveHandler, createHandler, EventValidationError, eventCatalog, type EventError, type ExhaustiveHandlerMap } from '../../runtime/index.js';
-import { fullPayload, minimalPayload } from '../../scripts/samples/payload-samples.js';
+import { fullPayload, minimalPayload } from '../../generator/samples/payload-samples.js';
 import { envelope, model } from './support.js';
 
 const find = (type: string, version: string) => model.events.find((e) => e.type === type && e.version === version)!;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { decodeEvent, validateEvent } from '../../runtime/index.js';
-import { fullPayload } from '../../scripts/samples/payload-samples.js';
+import { fullPayload } from '../../generator/samples/payload-samples.js';
 import { envelope, expectError, expectValid, expectWellFormed, model } from './support.js';
 
 const accountCreated = model.events.find((e) => e.type === 'account.created' && e.version === 'v1')!;

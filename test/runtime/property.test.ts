@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, type RunnerTask }
 import type { FieldModel } from '../../generator/model.js';
 import { decodeEvent, validateEvent, type ValidationMode, type ValidationResult } from '../../runtime/index.js';
 import { clip, ECHO_LIMIT, quote, QUOTE_LIMIT } from '../../runtime/internal/echo.js';
-import { fullPayload, minimalPayload } from '../../scripts/samples/payload-samples.js';
+import { fullPayload, minimalPayload } from '../../generator/samples/payload-samples.js';
 import { malformedResultReason, model, ownSnapshot, resolvePointer, snapshotDiff, type Envelope } from './support.js';
 
 const MODES: readonly ValidationMode[] = ['tolerant', 'strict'];

@@ -1,12 +1,12 @@
 /**
  * `validateEvent`, `isEvent`, `parseEvent` and `eventCatalog` from the package root, against
  * every event of the real catalog: sample payloads (full, minimal) and their labelled
- * mutations from `scripts/samples/payload-samples.ts`, each checked for the error code and
+ * mutations from `generator/samples/payload-samples.ts`, each checked for the error code and
  * the JSON Pointer of the property at fault.
  */
 import { describe, expect, it } from 'vitest';
 import { EventValidationError, eventCatalog, isEvent, parseEvent, validateEvent, type ValidationMode } from '../../runtime/index.js';
-import { fullPayload, minimalPayload, mutations } from '../../scripts/samples/payload-samples.js';
+import { fullPayload, minimalPayload, mutations } from '../../generator/samples/payload-samples.js';
 import type { EventVersionModel, FieldModel } from '../../generator/model.js';
 import { clip } from '../../runtime/internal/echo.js';
 import { envelope, expectError, expectValid, expectWellFormed, model, resolvePointer } from './support.js';

@@ -1,5 +1,6 @@
 /**
- * Sample payloads built from the catalog model, for tests and scripts.
+ * Sample payloads built from the catalog model (its fields and named types, on any surface), for
+ * tests, the sample stream and the bench.
  *
  * - `fullPayload`: every field, optional ones included; shared types filled in; arrays hold
  *   two items.
@@ -11,8 +12,10 @@
  * source or the clock, so a failing case is the same on every run.
  */
 import { pointerToken } from '../../runtime/contract/json-pointer.js';
-import type { SchemaMode } from '../../generator/emit/json-schema.js';
-import type { CatalogModel, EventVersionModel, FieldModel, ObjectTypeModel, PrimitiveName, TypeRef } from '../../generator/model.js';
+import type { CatalogModel, EventVersionModel, FieldModel, FormatName, ObjectTypeModel, PrimitiveName, TypeRef } from '../model.js';
+
+/** The validators' modes. */
+type Mode = 'tolerant' | 'strict';
 
 export type Payload = Record<string, unknown>;
 
@@ -27,7 +30,7 @@ export interface Mutation {
    */
   expectPath: string;
   /** Modes in which this variant is nevertheless valid: only unlisted properties (tolerant; strict too in open events). */
-  validIn: readonly SchemaMode[];
+  validIn: readonly Mode[];
 }
 
 /** Name of the property the "unlisted property" variants add (suffixed if a field already has it). */
@@ -60,6 +63,9 @@ function primitiveSample(name: PrimitiveName, seedName: string): unknown {
   }
 }
 
+/** A value of each stated format: 29 February of a leap year, the one day only a real calendar check accepts. */
+const FORMAT_SAMPLES: Readonly<Record<FormatName, string>> = { date: '2024-02-29', datetime: '2024-02-29T13:45:00Z', decimal: '125.50' };
+
 /** A value of the wrong type for a primitive. */
 function wrongPrimitive(name: PrimitiveName): unknown {
   switch (name) {
@@ -81,6 +87,8 @@ function wrongValue(type: TypeRef): unknown {
   switch (type.kind) {
     case 'primitive':
       return wrongPrimitive(type.name);
+    case 'format':
+      return wrongPrimitive('string');
     case 'array':
       return { 0: 'not an array' };
     case 'named':
@@ -119,6 +127,8 @@ class SampleBuilder {
     switch (type.kind) {
       case 'primitive':
         return primitiveSample(type.name, seedName);
+      case 'format':
+        return FORMAT_SAMPLES[type.name];
       case 'array': {
         const count = full ? 2 : 1;
         return Array.from({ length: count }, (_, i) => this.value(type.items, full, `${seedName}-${i}`, stack));
