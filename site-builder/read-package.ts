@@ -23,6 +23,8 @@ export interface PublishedPackage {
   /** Which events each operation publishes, by outcome: an assumption, as the package says. */
   operationEvents: Readonly<Record<string, Readonly<Record<string, readonly { readonly type: string; readonly version: string }[]>>>>;
   validators: PackageValidators;
+  /** The name an event's own entry (`<package>/events/<type>/<version>`) exports its validator as, from its published declarations. */
+  entryExport(event: { type: string; version: string }): string;
 }
 
 /** A published file that is missing or not what the site can read. */
@@ -94,5 +96,11 @@ export function readPackage(root: string, dist = join(root, 'dist')): PublishedP
     operations: apiOperations,
     operationEvents: apiOperationEvents,
     validators: { validateEvent: rootEntry.validateEvent, validateRequest: rest.validateRequest, validateResponse: rest.validateResponse },
+    entryExport: (event) => {
+      const declarations = readText(dist, `events/${event.type}/${event.version}.d.ts`, build);
+      const name = /export declare const (\w+): EventValidator</.exec(declarations)?.[1];
+      if (!name) throw new PublishedFileError(`${distName}/events/${event.type}/${event.version}.d.ts declares no EventValidator`);
+      return name;
+    },
   };
 }

@@ -86,6 +86,8 @@ class ValidatorBox {
   }
 
   private schedule(): void {
+    // A verdict on the text before this change, still on its way, is now stale.
+    this.lastId++;
     this.status.dataset.state = 'checking';
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.check(), DEBOUNCE_MS);
@@ -95,6 +97,8 @@ class ValidatorBox {
     clearTimeout(this.timer);
     const id = ++this.lastId;
     this.status.dataset.state = 'checking';
+    // For tools measuring the page: when a check was handed to the validator.
+    performance.mark('validator-check');
     this.validate({ id, text: this.text.value, strict: this.strict?.checked === true }, (answer) => {
       if (answer.id !== this.lastId) return; // the text changed since: a newer verdict is coming
       this.show(answer);

@@ -10,20 +10,16 @@ import { prose } from './prose.js';
 import { html, type Html } from './template.js';
 
 const CLASS: Readonly<Record<Severity, string>> = { breaking: 'breaking', 'changes-types': 'changes types', compatible: 'compatible' };
-const READERS: Readonly<Record<Reader, string>> = { tolerant: 'tolerant readers', strict: 'strict readers', types: 'TypeScript code reading it' };
 
 export const severityBadge = (severity: Severity | undefined): Html =>
   severity ? html`<span class="badge ${severity}">${CLASS[severity]}</span>` : html`<span class="badge same">no change</span>`;
 
-function list(words: readonly string[]): string {
-  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
-}
-
-/** `breaks strict readers and TypeScript code reading it` */
+/** `breaks strict readers and code compiled against the earlier types` */
 export function breaksText(diff: VersionDiff): string {
   if (diff.changes.length === 0) return 'no change to the payload';
-  if (diff.breaks.length === 0) return 'breaks no reader';
-  return `breaks ${list(diff.breaks.map((r) => READERS[r]))}`;
+  const readers = diff.breaks.filter((r): r is Exclude<Reader, 'types'> => r !== 'types');
+  const parts = [...(readers.length > 0 ? [`${readers.join(' and ')} readers`] : []), ...(diff.breaks.includes('types') ? ['code compiled against the earlier types'] : [])];
+  return parts.length === 0 ? 'breaks no reader' : `breaks ${parts.join(' and ')}`;
 }
 
 function pairView(diff: VersionDiff, shown: boolean): Html {

@@ -9,6 +9,6 @@ export function stackedTable(caption: string, head: readonly string[], rows: rea
 <caption${options.captionHidden ? html` class="visually-hidden"` : ''}>${caption}</caption>
 <thead><tr>${head.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
 <tbody>
-${rows.map((cells) => html`<tr>${cells.map((cell, i) => html`<td data-label="${head[i] ?? ''}">${cell}</td>`)}</tr>\n`)}</tbody>
+${rows.map((cells) => html`<tr>${cells.map((cell, i) => html`<td data-label="${head[i] ?? ''}"><div class="cell">${cell}</div></td>`)}</tr>\n`)}</tbody>
 </table>`;
 }

@@ -24,6 +24,8 @@ export interface EventView {
   diffs: VersionDiff[];
   gaps: ManifestGap[];
   publishedBy: { operationId: string; outcome: string }[];
+  /** What its own entry exports its validator as. */
+  entryExport: string;
 }
 
 export interface EventTypeView {
@@ -81,6 +83,7 @@ export function catalogView(pkg: PublishedPackage): CatalogView {
       example,
       diffs: diffsOf.get(event.type)!,
       gaps: manifest.gaps.filter((g) => g.kind !== 'not_shown' && (g.after === key || g.before === key)),
+      entryExport: pkg.entryExport(event),
       publishedBy: operations.flatMap((op) => op.events.filter((o) => o.events.some((e) => eventKey(e) === key)).map((o) => ({ operationId: op.operationId, outcome: o.outcome }))),
     };
   });

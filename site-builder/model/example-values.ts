@@ -43,6 +43,10 @@ export function exampleText(name: string): string {
   if (last === 'date' || last === 'on' || last === 'ssd' || ['from', 'to', 'start', 'end'].includes(last)) return exampleDate(name);
   if (has('email') || has('emails') || last === 'address' || last === 'addresses') return pick(name, EMAILS);
   if (['landline', 'phone', 'mobile'].includes(last)) return '+61 3 9123 4567';
+  if (has('supplier') && (last === 'supplier' || last === 'code')) return 'ACME_ENERGY';
+  if (last === 'path' || last === 'paths') return 'correspondence/2024-03/welcome-letter.pdf';
+  if (last === 'body') return 'Called the customer to confirm the move-in date.';
+  if (last === 'team') return 'Migrations team';
   if (name === 'account_number' || (has('account') && last === 'number')) return `A-${hex(name, 8)}`;
   if (last === 'nmi' || name === 'nmi') return `61${digits(name, 8)}`;
   if (last === 'mirn') return `53${digits(name, 8)}`;

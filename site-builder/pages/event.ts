@@ -40,7 +40,7 @@ function versionsSection(view: EventView, link: (to: string) => string): Html {
   const index = view.versions.indexOf(view.event);
   const other = view.versions[index - 1] ?? view.versions[index + 1]!;
   const shownFirst = index > 0 ? { from: other.version, to: view.event.version } : { from: view.event.version, to: other.version };
-  return html`${stackedTable(`Versions of ${view.event.type}`, ['Version', 'From the version before'], rows)}
+  return html`${stackedTable(`Versions of ${view.event.type}`, ['Version', 'Since the previous'], rows)}
 <h3 id="compare">Compare any two versions</h3>
 ${diffView(
   view.versions.map((v) => v.version),
@@ -92,7 +92,7 @@ ${fieldTreeView(view.tree, { namedType: (name) => link(sitePaths.sharedType(name
 <dl class="facts">
 <dt>JSON Schema</dt><dd><a href="${link(sitePaths.published(`generated/${event.schema}`))}">message.schema.json</a> · <a href="${link(sitePaths.published(`generated/${event.payloadSchema}`))}">payload.schema.json</a></dd>
 <dt>TypeScript</dt><dd><code>${event.tsName}Event</code>, its payload <code>${event.tsName}Payload</code></dd>
-<dt>Its own validator</dt><dd><code>import { … } from '${PACKAGE_NAME}/events/${event.type}/${event.version}'</code></dd>
+<dt>Its own validator</dt><dd><code>import { ${view.entryExport} } from '${PACKAGE_NAME}/events/${event.type}/${event.version}'</code>, then <code>${view.entryExport}.validate(message)</code></dd>
 <dt>AsyncAPI</dt><dd>message <code>${event.type}-${event.version}</code> in <a href="${link(sitePaths.published('generated/asyncapi.yaml'))}">asyncapi.yaml</a></dd>
 </dl>
 </section>

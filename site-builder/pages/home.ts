@@ -19,7 +19,7 @@ function eventTypeItem(view: EventTypeView): Html {
   const latest = view.versions[view.versions.length - 1]!;
   return html`<li><a class="event-name" href="${link(sitePaths.event(view.type, latest.event.version))}"><code>${view.type}</code></a>
 <span class="versions">${view.versions.map(
-    (v) => html`<a class="chip${v.latest ? ' latest' : ''}" href="${link(sitePaths.event(v.event.type, v.event.version))}" aria-label="${view.type} ${v.event.version}${v.latest ? ' (latest)' : ''}">${v.event.version}${v.latest && view.versions.length > 1 ? html` <span class="latest-mark" aria-hidden="true">latest</span>` : ''}</a>`,
+    (v) => html`<a class="chip${v.latest ? ' latest' : ''}" href="${link(sitePaths.event(v.event.type, v.event.version))}"><span class="visually-hidden">${view.type} </span>${v.event.version}${v.latest && view.versions.length > 1 ? html` <span class="latest-mark">latest</span>` : ''}</a>`,
   )}</span></li>`;
 }
 

@@ -25,7 +25,7 @@ const shellQuote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 function curlSnippet(op: RestOperation, base: string): string {
   const lines = [`curl -X ${op.method} ${shellQuote(`${base}${filledPath(op)}`)}`, `  -H "Authorization: Token $${TOKEN_VARIABLE}"`];
-  if (op.example.request !== undefined) lines.push(`  -H 'Content-Type: application/json'`, `  --data ${shellQuote(JSON.stringify(op.example.request))}`);
+  if (op.example.request !== undefined) lines.push(`  -H 'Content-Type: application/json'`, `  --data ${shellQuote(JSON.stringify(op.example.request, null, 2))}`);
   return lines.join(' \\\n');
 }
 
