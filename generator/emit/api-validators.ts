@@ -3,7 +3,7 @@ import standaloneModule from 'ajv/dist/standalone/index.js';
 import ucs2lengthModule from 'ajv/dist/runtime/ucs2length.js';
 import { codeBanner } from '../common/banner.js';
 import type { CatalogModel } from '../model.js';
-import { apiSchemas } from './api-json-schema.js';
+import { apiSchemas, type ApiSchema } from './api-json-schema.js';
 import type { EmittedFile } from './emitted-file.js';
 import { runtimeRequires } from './runtime-requires.js';
 import { RUNTIME_IMPORTS } from '../../runtime/contract/runtime-imports.js';
@@ -13,6 +13,7 @@ const standaloneCode = standaloneModule.default;
 const ucs2length = ((ucs2lengthModule as { default?: unknown }).default ?? ucs2lengthModule) as ((text: string) => number) & { code: string };
 
 export const API_VALIDATORS_PATH = 'api/validators.cjs';
+export const OPERATION_VALIDATORS_PATH = 'api/operation-validators.ts';
 
 /**
  * Ajv options of the REST validators; anything that checks the same bodies with ajv at run
@@ -67,5 +68,35 @@ export function emitApiValidators(model: CatalogModel): EmittedFile[] {
   return [
     { path: API_VALIDATORS_PATH, contents: `${banner}// Validators of the REST API (ajv standalone code; no imports, no eval).\n${code.trim()}\n` },
     { path: API_VALIDATORS_PATH.replace(/\.cjs$/, '.d.cts'), contents: banner + declarations },
+    { path: OPERATION_VALIDATORS_PATH, contents: banner + operationValidators(model.api.operations.map((op) => op.operationId), schemas) },
   ];
+}
+
+/**
+ * `api/operation-validators.ts`: the validators of `api/validators.cjs` by operation id, then
+ * part and status, typed by the operation map of `api/types.ts`, so that the run time looks a
+ * validator up by what a request is, never by a name it rebuilds, and a status the types name
+ * without its validator is a type error rather than a request that cannot be checked.
+ */
+function operationValidators(operationIds: readonly string[], schemas: readonly ApiSchema[]): string {
+  const entry = (operationId: string): string[] => {
+    const own = schemas.filter((s) => s.operationId === operationId);
+    const part = (name: 'params' | 'query' | 'request'): string => {
+      const schema = own.find((s) => s.part === name);
+      return `    ${name}: ${schema ? `validators.${schema.exportName}` : 'undefined'},`;
+    };
+    const responses = own.flatMap((s) => (s.part.startsWith('response-') ? [`      ${s.part.slice('response-'.length)}: validators.${s.exportName},`] : []));
+    return [`  ${operationId}: {`, part('params'), part('query'), part('request'), '    responses: {', ...responses, '    },', '  },'];
+  };
+  return [
+    `import type { OperationValidators } from '${RUNTIME_IMPORTS.apiValidatorTypes}';`,
+    "import type { ApiOperations, OperationId } from './types.js';",
+    "import * as validators from './validators.cjs';",
+    '',
+    '/** Every validator of the REST API, by operation id, then part (`undefined` where the operation takes none) and status. */',
+    'export const apiValidators: { readonly [Op in OperationId]: OperationValidators<ApiOperations[Op]> } = {',
+    ...operationIds.flatMap(entry),
+    '};',
+    '',
+  ].join('\n');
 }

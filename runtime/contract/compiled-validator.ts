@@ -1,6 +1,6 @@
 /**
- * The shape of the generated validator modules in `generated/validators/`, and of the
- * validators that explain a rejection. Only types: the generated code itself has no imports.
+ * The shape of the generated validator modules (`generated/validators/`, `generated/api/`), and
+ * of the validators that explain a rejection. Only types: the generated code itself has no imports.
  */
 
 /** An error as ajv reports it (ajv's `ErrorObject`, without its optional extras). */
@@ -50,4 +50,27 @@ export interface CompiledEventModule {
   accepts: PayloadCheckPair;
   /** The schemas a rejected payload is searched against for its issues (`payload-errors.ts`). */
   schemas: PayloadSchemaPair;
+}
+
+/** What a REST operation's entry in the generated `ApiOperations` says of it: its parts and its statuses. */
+export interface OperationShape {
+  params: unknown;
+  query: unknown;
+  request: unknown;
+  responses: object;
+}
+
+/** A validator where the operation takes the part (`T` is not `never`), `undefined` where it does not. */
+type ValidatorOf<T> = [T] extends [never] ? undefined : CompiledValidator;
+
+/**
+ * The validators of one REST operation (`generated/api/operation-validators.ts`), typed by its
+ * entry in `ApiOperations`: one per part it takes, one per status its contract names. A
+ * status without its validator, or a validator of a part it does not take, does not compile.
+ */
+export interface OperationValidators<Op extends OperationShape> {
+  readonly params: ValidatorOf<Op['params']>;
+  readonly query: ValidatorOf<Op['query']>;
+  readonly request: ValidatorOf<Op['request']>;
+  readonly responses: { readonly [Status in keyof Op['responses'] & number]: CompiledValidator };
 }

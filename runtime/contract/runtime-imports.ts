@@ -10,6 +10,6 @@ export const RUNTIME_IMPORTS = {
   validatorTypes: '../../../runtime/contract/compiled-validator.js',
   /** From `generated/registry.d.cts`. */
   registryTypes: '../runtime/contract/compiled-validator.js',
-  /** From `generated/api/validators.d.cts`. */
+  /** From `generated/api/validators.d.cts` and `generated/api/operation-validators.ts`. */
   apiValidatorTypes: '../../runtime/contract/compiled-validator.js',
 } as const;

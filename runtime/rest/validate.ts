@@ -1,6 +1,6 @@
 import { apiOperationDetails } from '../../generated/api/operations.js';
 import type { OperationId } from '../../generated/api/types.js';
-import * as generated from '../../generated/api/validators.cjs';
+import { apiValidators } from '../../generated/api/operation-validators.js';
 import type { CompiledValidator } from '../contract/compiled-validator.js';
 import { errorMessage } from '../internal/describe-error.js';
 import { summarizeIssues, type IssueList } from '../internal/issues.js';
@@ -18,7 +18,15 @@ export interface ApiRequestParts {
   body?: unknown;
 }
 
-const validators = generated as unknown as Readonly<Record<string, CompiledValidator>>;
+/** One operation's validators, read without knowing which operation: a status is any number here. */
+interface PartValidators {
+  readonly params: CompiledValidator | undefined;
+  readonly query: CompiledValidator | undefined;
+  readonly request: CompiledValidator | undefined;
+  readonly responses: { readonly [status: number]: CompiledValidator | undefined };
+}
+
+const validatorsOf = (operationId: OperationId): PartValidators => apiValidators[operationId];
 
 /** Whether a name is one of the operations (never an inherited property such as `constructor`). */
 export const isOperationId = (name: unknown): name is OperationId => typeof name === 'string' && Object.hasOwn(apiOperationDetails, name);
@@ -28,9 +36,8 @@ const unknownOperation = (operationId: unknown): ApiResult => ({
   error: { code: 'unknown_operation', message: `unknown operation ${JSON.stringify(String(operationId))}`, issues: [{ path: '', code: 'unknown_operation', message: `no operation is named ${JSON.stringify(String(operationId))}` }] },
 });
 
-/** Adds what the named validator finds wrong with `data` to `issues`. */
-function check(name: string, data: unknown, root: string, issues: IssueList): void {
-  const validate = validators[name]!;
+/** Adds what `validate` finds wrong with `data` to `issues`. */
+function check(validate: CompiledValidator, data: unknown, root: string, issues: IssueList): void {
   if (!validate(data)) issues.addErrors(validate.errors ?? [], data, root);
 }
 
@@ -49,17 +56,17 @@ function unexpectedPart(value: unknown, root: string, what: string, issues: Issu
 export function validateRequest(operationId: OperationId | (string & {}), parts: ApiRequestParts = {}): ApiResult {
   try {
     if (!isOperationId(operationId)) return unknownOperation(operationId);
-    const details = apiOperationDetails[operationId];
+    const validators = validatorsOf(operationId);
     const { params, query, body } = parts ?? {};
     // One list for the three parts, so the request as a whole lists at most MAX_ISSUES.
     const issues = apiIssueList();
-    if (details.params.length > 0) check(`${operationId}_params`, params ?? {}, '/params', issues);
+    if (validators.params) check(validators.params, params ?? {}, '/params', issues);
     else unexpectedPart(params, '/params', 'path parameters', issues);
-    if (details.query.length > 0) check(`${operationId}_query`, query ?? {}, '/query', issues);
+    if (validators.query) check(validators.query, query ?? {}, '/query', issues);
     else unexpectedPart(query, '/query', 'query parameters', issues);
-    if (details.request) {
+    if (validators.request) {
       if (body === undefined) issues.add({ path: '/body', code: 'required', message: 'missing request body' });
-      else check(`${operationId}_request`, body, '/body', issues);
+      else check(validators.request, body, '/body', issues);
     } else if (body !== undefined) {
       issues.add({ path: '/body', code: 'no_body', message: `${operationId} takes no request body` });
     }
@@ -79,14 +86,15 @@ export function validateRequest(operationId: OperationId | (string & {}), parts:
 export function validateResponse(operationId: OperationId | (string & {}), status: number, body: unknown): ApiResult {
   try {
     if (!isOperationId(operationId)) return unknownOperation(operationId);
-    const details = apiOperationDetails[operationId];
-    if (!details.responses.some((r) => r.status === status)) {
-      const known = details.responses.map((r) => r.status).join(', ');
+    const { responses } = validatorsOf(operationId);
+    const validate = Object.hasOwn(responses, status) ? responses[status] : undefined;
+    if (validate === undefined) {
+      const known = Object.keys(responses).join(', ');
       const message = `${operationId} has no response ${String(status)} in the contract (it names ${known})`;
       return { ok: false, error: { code: 'unknown_status', message, issues: [{ path: '', code: 'unknown_status', message }] } };
     }
     const issues = apiIssueList();
-    check(`${operationId}_response_${status}`, body, '/body', issues);
+    check(validate, body, '/body', issues);
     if (issues.isEmpty) return { ok: true };
     const listed = issues.close();
     return { ok: false, error: { code: 'invalid_response', message: `invalid ${operationId} response ${status}: ${summarizeIssues(listed)}`, issues: listed } };

@@ -1,17 +1,22 @@
 /**
  * The REST API's generated validators (`generated/api/validators.cjs`): self-contained code,
  * the same verdicts as ajv compiling the published schemas at run time, and the seed's rules
- * (strict requests, stated formats, "at least one of", nullable, tolerant responses).
+ * (strict requests, stated formats, "at least one of", nullable, tolerant responses); and the
+ * map the run time finds them in (`generated/api/operation-validators.ts`), held to the
+ * operations' types by the compiler.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Project, ts } from 'ts-morph';
 import { describe, expect, it } from 'vitest';
 import { loadCatalogFromDisk } from '../../generator/catalog/load-catalog.js';
 import { apiSchemas } from '../../generator/emit/api-json-schema.js';
 import { apiValidatorAjvOptions } from '../../generator/emit/api-validators.js';
 import { runtimeRequires } from '../../generator/emit/runtime-requires.js';
 import type { CompiledValidator } from '../../runtime/contract/compiled-validator.js';
+import { apiValidators } from '../../generated/api/operation-validators.js';
+import * as exported from '../../generated/api/validators.cjs';
 
 const MODULE = new URL('../../generated/api/validators.cjs', import.meta.url);
 const validators = createRequire(import.meta.url)(MODULE.pathname) as Record<string, CompiledValidator>;
@@ -90,4 +95,46 @@ describe('generated/api/validators.cjs', () => {
     expect(validate({ ...NOTES, notes: [{ body: 'x', colour: 'red' }] })).toBe(false);
     expect(validate.errors).toContainEqual(expect.objectContaining({ instancePath: '/notes/0', keyword: 'additionalProperties', params: { additionalProperty: 'colour' } }));
   });
+});
+
+describe('generated/api/operation-validators.ts', () => {
+  it('holds each validator of validators.cjs once, under the operation, part and status of its schema', () => {
+    const placed = new Map<CompiledValidator, string>();
+    for (const [operationId, parts] of Object.entries(apiValidators)) {
+      for (const part of ['params', 'query', 'request'] as const) if (parts[part]) placed.set(parts[part], `${operationId} ${part}`);
+      for (const [status, validate] of Object.entries(parts.responses)) placed.set(validate as CompiledValidator, `${operationId} response-${status}`);
+    }
+    expect(placed.size).toBe(schemas.length);
+    // The module as the map imports it (the same instance), each export by the name its schema gives it.
+    const byName = exported as unknown as Readonly<Record<string, CompiledValidator>>;
+    for (const schema of schemas) expect(placed.get(byName[schema.exportName]!), schema.exportName).toBe(`${schema.operationId} ${schema.part}`);
+  });
+
+  /** The compiler's complaints about the generated API module with `edit` made to the map. */
+  function typeErrors(edit: (text: string) => string): string[] {
+    const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext } });
+    project.createSourceFile('/p/package.json', '{ "type": "module" }');
+    const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+    for (const path of ['runtime/contract/compiled-validator.ts', 'generated/api/types.ts', 'generated/api/validators.d.cts']) project.createSourceFile(`/p/${path}`, read(path));
+    project.createSourceFile('/p/generated/api/operation-validators.ts', edit(read('generated/api/operation-validators.ts')));
+    return project.getPreEmitDiagnostics().map((d) => ts.flattenDiagnosticMessageText(d.compilerObject.messageText, '\n'));
+  }
+  /** An edit that must find what it replaces. */
+  const replacing = (pattern: RegExp, by: string) => (text: string): string => {
+    expect(text).toMatch(pattern);
+    return text.replace(pattern, by);
+  };
+  /** An in-memory type-check of four modules: a second or two on a slow core. */
+  const TYPE_CHECK = 60_000;
+
+  it('type-checks against the operations the types name', () => {
+    expect(typeErrors((text) => text)).toEqual([]);
+  }, TYPE_CHECK);
+
+  it('does not type-check when a status the types name has no validator, or a part the operation does not take has one', () => {
+    const without429 = typeErrors(replacing(/\n\s*429: validators\.processAccount_response_429,/, ''));
+    expect(without429.join('\n')).toMatch(/Property '429' is missing/);
+    const paramsOfValidate = typeErrors(replacing(/(validateAccount: \{\n\s*)params: undefined,/, '$1params: validators.validateAccount_request,'));
+    expect(paramsOfValidate.join('\n')).toMatch(/not assignable to type 'undefined'/);
+  }, TYPE_CHECK);
 });
