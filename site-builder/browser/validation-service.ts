@@ -19,7 +19,7 @@ export interface Issue {
   message: string;
 }
 
-export type Verdict = { ok: true; event: { type: string; version: string } } | { ok: false; error: { code: string; message: string; issues: Issue[] } };
+export type Verdict = { ok: true; event: { type: string; version: string } } | { ok: false; error: { code: string; message: string; type?: string; version?: string; issues: Issue[] } };
 
 export interface CheckAnswer {
   id: number;

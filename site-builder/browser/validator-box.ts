@@ -113,7 +113,13 @@ class ValidatorBox {
       head.textContent = `✓ Valid: ${verdict.event.type} ${verdict.event.version}`;
     } else {
       head.className = 'invalid';
-      head.textContent = `✗ ${verdict.error.code}: ${verdict.error.message}`;
+      // The issues are listed below, so the headline names the payload and counts them rather than repeating them.
+      const { error } = verdict;
+      const count = error.issues.length;
+      head.textContent =
+        error.code === 'invalid_payload' && error.type !== undefined
+          ? `✗ ${error.code}: ${count} ${count === 1 ? 'issue' : 'issues'} in the ${error.type} ${error.version ?? ''} payload`
+          : `✗ ${error.code}: ${error.message}`;
       verdict.error.issues.forEach((issue, i) => {
         const item = document.createElement('li');
         const line = lines[i];
