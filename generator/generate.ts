@@ -9,6 +9,7 @@ import { loadCatalog, type CatalogSourceFile } from './catalog/load-catalog.js';
 import type { CatalogProblem } from './catalog/problems.js';
 import { byCodeUnit } from '../runtime/contract/code-unit-order.js';
 import { emitApiDocs } from './emit/api-docs.js';
+import { emitApiFormats } from './emit/api-formats.js';
 import { emitApiSchemas } from './emit/api-json-schema.js';
 import { emitApiOperations } from './emit/api-operations.js';
 import { emitApiTypes } from './emit/api-types.js';
@@ -46,7 +47,7 @@ const EMITTERS: readonly { stage: string; emit: (model: CatalogModel) => Emitted
   {
     stage: 'api',
     runsFor: (model) => model.api !== undefined,
-    emit: async (model) => [...emitApiSchemas(model), ...(await emitApiTypes(model)), ...emitApiValidators(model), ...emitApiOperations(model), ...emitApiDocs(model), ...emitOpenApi(model)],
+    emit: async (model) => [...emitApiSchemas(model), ...(await emitApiTypes(model)), ...emitApiValidators(model), ...emitApiFormats(model), ...emitApiOperations(model), ...emitApiDocs(model), ...emitOpenApi(model)],
   },
 ];
 

@@ -3,17 +3,23 @@
  * strict ("only documented fields may be sent"), its patterns are the seed's formats, and the
  * closing issue of a request or response with more than `MAX_ISSUES` sits at its root.
  */
+import { apiFormatOfPattern, type ApiFormat } from '../../generated/api/formats.js';
 import { contractKeywords, IssueList, type Issue, type IssueWording } from '../internal/issues.js';
 
 /** One thing wrong with a request or response, at its place: the package's one issue type, by its REST name. */
 export type ApiIssue = Issue;
 
-/** The stated form a pattern enforces, by the pattern's shape (the generator's date, datetime and decimal patterns). */
+/** How the REST surface states each format: typed by the generated formats, so a new one cannot go unworded. */
+const STATED_FORMS: Readonly<Record<ApiFormat, string>> = {
+  date: 'a date YYYY-MM-DD',
+  datetime: 'a datetime YYYY-MM-DDTHH:MM:SSZ',
+  decimal: 'a decimal with two places, as text',
+};
+
+/** The stated form a pattern enforces: its format, as the generator states it, or the pattern itself. */
 function statedForm(pattern: string): string {
-  if (pattern.endsWith('Z$')) return 'a datetime YYYY-MM-DDTHH:MM:SSZ';
-  if (pattern.includes('-02-29')) return 'a date YYYY-MM-DD';
-  if (pattern.includes('\\.[0-9]{2}')) return 'a decimal with two places, as text';
-  return `text matching ${pattern}`;
+  const format = Object.hasOwn(apiFormatOfPattern, pattern) ? apiFormatOfPattern[pattern] : undefined;
+  return format === undefined ? `text matching ${pattern}` : STATED_FORMS[format];
 }
 
 const API_WORDING: IssueWording = {

@@ -17,6 +17,8 @@ import { runtimeRequires } from '../../generator/emit/runtime-requires.js';
 import type { CompiledValidator } from '../../runtime/contract/compiled-validator.js';
 import { apiValidators } from '../../generated/api/operation-validators.js';
 import * as exported from '../../generated/api/validators.cjs';
+import { apiFormatOfPattern } from '../../generated/api/formats.js';
+import { validateRequest, validateResponse } from '../../runtime/rest/validate.js';
 
 const MODULE = new URL('../../generated/api/validators.cjs', import.meta.url);
 const validators = createRequire(import.meta.url)(MODULE.pathname) as Record<string, CompiledValidator>;
@@ -137,4 +139,30 @@ describe('generated/api/operation-validators.ts', () => {
     const paramsOfValidate = typeErrors(replacing(/(validateAccount: \{\n\s*)params: undefined,/, '$1params: validators.validateAccount_request,'));
     expect(paramsOfValidate.join('\n')).toMatch(/not assignable to type 'undefined'/);
   }, TYPE_CHECK);
+});
+
+describe('generated/api/formats.ts', () => {
+  it('names the format of every pattern the schemas hold, and holds no other pattern', () => {
+    const found = new Map<string, unknown>();
+    const visit = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(visit);
+      else if (typeof node === 'object' && node !== null) {
+        const { pattern, format } = node as { pattern?: unknown; format?: unknown };
+        if (typeof pattern === 'string') found.set(pattern, format);
+        Object.values(node).forEach(visit);
+      }
+    };
+    schemas.forEach((s) => visit(s.schema));
+    expect(Object.keys(apiFormatOfPattern).sort()).toEqual([...found.keys()].sort());
+    // The schemas write `format` for readers where JSON Schema has one (a decimal has none): the table agrees with them.
+    for (const [pattern, format] of found) expect({ pattern, format: apiFormatOfPattern[pattern] }).toEqual({ pattern, format: format === 'date-time' ? 'datetime' : (format ?? 'decimal') });
+  });
+
+  it('is how a rejected value is told the format it must have, for each format', () => {
+    const issueAt = (result: ReturnType<typeof validateRequest>, path: string) => (result.ok ? undefined : result.error.issues.find((i) => i.path === path));
+    expect(issueAt(validateRequest('createHistoricalStatements', { body: statements('2023-02-29') }), '/body/statements/0/bill_period_from_date')).toEqual({ path: '/body/statements/0/bill_period_from_date', code: 'format', message: 'must be a date YYYY-MM-DD' });
+    expect(issueAt(validateRequest('createNotes', { body: { ...NOTES, notes: [{ body: 'x', created_at: '2024-01-02' }] } }), '/body/notes/0/created_at')).toEqual({ path: '/body/notes/0/created_at', code: 'format', message: 'must be a datetime YYYY-MM-DDTHH:MM:SSZ' });
+    const rejected = { results: [{ status: 'TRANSACTION_ADDED_TO_ACCOUNT', transaction_data: { amount: '12.5' } }] };
+    expect(issueAt(validateResponse('createTransactions', 201, rejected), '/body/results/0/transaction_data/amount')).toEqual({ path: '/body/results/0/transaction_data/amount', code: 'format', message: 'must be a decimal with two places, as text' });
+  });
 });
