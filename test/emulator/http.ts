@@ -11,7 +11,7 @@ export interface RawResponse {
 export interface CallOptions {
   body?: unknown;
   /** Sent as is (not JSON-encoded) when a string or bytes: malformed or oversize bodies. */
-  rawBody?: string | Uint8Array;
+  rawBody?: string | Uint8Array<ArrayBuffer>;
   /** `Authorization` header; default `Token test-token`, `null` for none. */
   authorization?: string | null;
   headers?: Record<string, string>;

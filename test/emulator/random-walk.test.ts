@@ -218,16 +218,17 @@ const status = fc.record({ supplier: supplierArb, external: externalArb }).map((
   }),
 );
 
-const LISTS = [
-  ['listAllAccountImportProcesses', 'all'],
-  ['listPendingAccountImportProcesses', 'pending'],
-  ['listImportedAccountImportProcesses', 'imported'],
-] as const;
-const list = fc.record({ supplier: supplierArb, which: fc.constantFrom(...LISTS) }).map(({ supplier, which: [operationId, which] }) =>
+const LISTS = {
+  listAllAccountImportProcesses: 'all',
+  listPendingAccountImportProcesses: 'pending',
+  listImportedAccountImportProcesses: 'imported',
+} as const;
+const listIds = Object.keys(LISTS) as (keyof typeof LISTS)[];
+const list = fc.record({ supplier: supplierArb, operationId: fc.constantFrom(...listIds) }).map(({ supplier, operationId }) =>
   command(`${operationId} ${supplier}`, async (m, r) => {
     const { response, fault } = await operation(m, r, operationId, 'GET', paths[operationId](supplier));
     if (fault) return;
-    expect([response.status, response.body]).toEqual([200, m.listItems(supplier, which)]);
+    expect([response.status, response.body]).toEqual([200, m.listItems(supplier, LISTS[operationId])]);
     expectEvents(r, []);
   }),
 );
