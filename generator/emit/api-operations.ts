@@ -8,8 +8,9 @@ export const API_OPERATIONS_PATH = 'api/operations.ts';
  * `api/operations.ts`: what the run time needs to know of each operation besides its
  * validators, as data: the public list (`apiOperations`: id, method, path, in seed order) and
  * each operation's parts (path and query parameter names, query defaults, whether it takes a
- * body, its statuses and which of them may be the seed's plain text), and the events each
- * operation's outcomes publish (`apiOperationEvents`: an assumption, read by the emulator).
+ * body, its statuses and which of them may be the seed's plain text), the events each
+ * operation's outcomes publish (`apiOperationEvents`: an assumption, read by the emulator), and
+ * the seed's retry rules (`apiRetryRules`, read by the REST client).
  */
 export function emitApiOperations(model: CatalogModel): EmittedFile[] {
   const api = model.api;
@@ -27,9 +28,15 @@ export function emitApiOperations(model: CatalogModel): EmittedFile[] {
     ]),
   );
   const events = Object.fromEntries(api.operations.filter((op) => op.emits.length > 0).map((op) => [op.operationId, Object.fromEntries(op.emits.map((e) => [e.outcome, e.events]))]));
+  const retries = Object.fromEntries(
+    api.operations.flatMap((op) => {
+      const rules = op.responses.flatMap((r) => (r.retry ? [[r.status, r.retry] as const] : []));
+      return rules.length > 0 ? [[op.operationId, Object.fromEntries(rules)]] : [];
+    }),
+  );
   const text = [
     codeBanner(api.sourceFiles),
-    "import type { OperationId } from './types.js';",
+    "import type { ApiStatus, OperationId } from './types.js';",
     '',
     '/** Every operation of the REST API, in seed order. */',
     `export const apiOperations: readonly { readonly operationId: OperationId; readonly method: 'GET' | 'POST'; readonly path: string }[] = ${JSON.stringify(list, null, 2)};`,
@@ -50,6 +57,19 @@ export function emitApiOperations(model: CatalogModel): EmittedFile[] {
     ' * seeds do not say which operation emits which event (api/README.md, "Assumptions").',
     ' */',
     `export const apiOperationEvents = ${JSON.stringify(events, null, 2)} as const;`,
+    '',
+    '/** A rule of the seed on sending a request again after a response: whether a client does, and its words. */',
+    'export interface ApiRetryRule {',
+    '  readonly retried: boolean;',
+    '  readonly seed: string;',
+    '}',
+    '',
+    '/**',
+    ' * The seed\'s retry rules, by operation id and status (the catalog\'s `retry`); a response with',
+    ' * none is not retried. Typed by the operations\' statuses: a rule for a status the contract',
+    ' * does not name does not compile.',
+    ' */',
+    `export const apiRetryRules: { readonly [Op in OperationId]?: { readonly [Status in ApiStatus<Op>]?: ApiRetryRule } } = ${JSON.stringify(retries, null, 2)};`,
     '',
   ].join('\n');
   return [{ path: API_OPERATIONS_PATH, contents: text }];

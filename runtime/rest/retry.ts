@@ -1,10 +1,12 @@
 /**
  * The seed's retry rules, and the bounds every retry loop keeps. Which failures are retried
- * is the seed's ("retry after other accounts finish" for 429 on process, "retry as-is" for
- * 500 on payment instruction, "do not retry in the same form" for 400); network errors are
+ * is the catalog's (`retry` on a response, in the seed's words: "retry after other accounts
+ * finish" for 429 on process, "retry as-is" for 500 on payment instruction, "do not retry in
+ * the same form" for 400), read from the generated `apiRetryRules`; network errors are
  * retried only where repeating the request cannot create anything twice (GETs).
  */
-import type { ApiStatus, OperationId } from '../../generated/api/types.js';
+import { apiRetryRules, type ApiRetryRule } from '../../generated/api/operations.js';
+import type { OperationId } from '../../generated/api/types.js';
 import { backoffCeilingMs, fullJitterMs } from '../internal/backoff.js';
 
 export interface RetryOptions {
@@ -20,17 +22,12 @@ export interface RetryOptions {
 
 export const RETRY_DEFAULTS: Required<RetryOptions> = { maxAttempts: 4, baseDelayMs: 250, maxDelayMs: 10_000, maxElapsedMs: 30_000 };
 
-/**
- * Statuses the seed says to retry, by operation: keyed and valued by the generated types, so a
- * renamed operation or a status the contract does not name fails to compile.
- */
-const RETRIED_STATUSES: { readonly [Op in OperationId]?: readonly ApiStatus<Op>[] } = {
-  processAccount: [429],
-  createPaymentInstruction: [500],
-};
-
-export const retriesStatus = (operationId: string, status: number): boolean =>
-  Object.hasOwn(RETRIED_STATUSES, operationId) ? (RETRIED_STATUSES[operationId as OperationId] as readonly number[]).includes(status) : false;
+/** Whether the seed says to send the request again after `status` (a status it has no rule for is not retried). */
+export function retriesStatus(operationId: string, status: number): boolean {
+  if (!Object.hasOwn(apiRetryRules, operationId)) return false;
+  const rules: { readonly [status: number]: ApiRetryRule | undefined } = apiRetryRules[operationId as OperationId] ?? {};
+  return Object.hasOwn(rules, status) && rules[status]?.retried === true;
+}
 
 /** Network errors are retried for GETs only: a POST that may have arrived is not sent twice. */
 export const retriesNetworkError = (method: string): boolean => method === 'GET';

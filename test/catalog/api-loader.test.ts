@@ -80,6 +80,15 @@ describe('the API sections of the catalog', () => {
         'catalog/api/b.yaml:16:16 operation "getThing": emits skipped must be a non-empty list of events (type@version)',
       ],
     ],
+    [
+      'retry rules on a success, without the seed\'s words, or with a retried that is not true or false',
+      [...TYPES, ...OPERATION('method: GET', 'path: /v1/x/', 'responses:', '  "200": { json: Thing, retry: { retried: true, seed: "again" } }', '  "429": { not_shown: "x", retry: { retried: true } }', '  "500": { not_shown: "x", retry: { retried: maybe, seed: "retry as-is" } }')],
+      [
+        'catalog/api/b.yaml:12:36 operation "getThing": response 200 is not a failure: only a 4xx or 5xx response has a retry rule',
+        'catalog/api/b.yaml:13:39 operation "getThing": response 429: retry: missing "seed"',
+        'catalog/api/b.yaml:14:50 operation "getThing": response 500: retry: retried must be true or false',
+      ],
+    ],
     ['an API assumption without what is assumed', ['api_assumptions:', '  - { topic: events, seed: "Which REST operation emits which event: not shown." }'], ['catalog/api/b.yaml:3:5 API assumption: missing "assumed"']],
   ])('report %s at its place', (_, lines, want) => {
     expect(errors('section: API', ...lines)).toEqual(want);

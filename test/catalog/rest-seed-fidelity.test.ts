@@ -184,6 +184,16 @@ function checkAgainstSeed(seed: RestSeed): void {
       }
     });
 
+    it('keeps each retry rule of the error rows in the seed\'s words, on its operation and status, and no other', () => {
+      const expected = seed.errors
+        .filter((error) => /\bretry\b/.test(error.body))
+        .flatMap((error) => error.endpoints.map((number) => ({ operationId: api().operations[number - 1]!.operationId, status: error.status, retry: { retried: !/^do not retry/.test(error.body), seed: error.body } })));
+      const kept = api().operations.flatMap((op) => op.responses.flatMap((r) => (r.retry ? [{ operationId: op.operationId, status: r.status, retry: r.retry }] : [])));
+      const byPlace = (a: { operationId: string; status: number }, b: { operationId: string; status: number }): number => `${a.operationId} ${a.status}`.localeCompare(`${b.operationId} ${b.status}`);
+      expect(expected).toHaveLength(3);
+      expect(kept.sort(byPlace)).toEqual(expected.sort(byPlace));
+    });
+
     it('transcribes every field list: names in order, types, optional, nullable', () => {
       const seen = new Set<string>();
       for (const list of seed.fieldLists) {

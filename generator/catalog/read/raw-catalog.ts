@@ -91,6 +91,8 @@ export interface RawApiResponse {
   json: RawTypeText[];
   text?: string;
   notShown?: string;
+  /** What the seed says of sending the request again: whether a client does, its words, and where they are written. */
+  retry?: { retried: boolean; seed: string; position: SourcePosition };
   position: SourcePosition;
 }
 

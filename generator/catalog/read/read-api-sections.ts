@@ -7,7 +7,8 @@ import type { YamlReader } from './yaml-reader.js';
 
 const API_TYPE_KEYS = ['description', 'fields', 'open', 'required_not_shown', 'at_least_one_of'];
 const OPERATION_KEYS = ['method', 'path', 'summary', 'description', 'params', 'query', 'request', 'responses', 'emits'];
-const RESPONSE_KEYS = ['description', 'json', 'text', 'not_shown'];
+const RESPONSE_KEYS = ['description', 'json', 'text', 'not_shown', 'retry'];
+const RETRY_KEYS = ['retried', 'seed'];
 const API_GAP_KEYS = ['topic', 'seed'] as const;
 const API_CONTRADICTION_KEYS = ['topic', 'seed', 'accepted'] as const;
 const API_INFO_KEYS = ['title', 'description', 'contact', 'tags'];
@@ -62,6 +63,7 @@ function readResponses(reader: YamlReader, node: Node | null, what: string, posi
       if (key === 'description') response.description = reader.stringValue(v, `${label}: description`, keyAt);
       else if (key === 'text') response.text = reader.stringValue(v, `${label}: text (the seed's exact words)`, keyAt);
       else if (key === 'not_shown') response.notShown = reader.stringValue(v, `${label}: not_shown (the seed's words)`, keyAt);
+      else if (key === 'retry') response.retry = readRetry(reader, v, `${label}: retry`, keyAt);
       else if (isSeq(v)) response.json = (v.items as Node[]).flatMap((item) => typeText(reader, item, `${label}: json`, keyAt) ?? []);
       else if (isScalar(v)) response.json = [typeText(reader, v, `${label}: json`, keyAt)].flatMap((t) => t ?? []);
       else reader.problems.error(v ? reader.nodeAt(v) : keyAt, `${label}: json must be a type or a list of types`);
@@ -69,6 +71,23 @@ function readResponses(reader: YamlReader, node: Node | null, what: string, posi
     responses.push(response);
   }
   return responses;
+}
+
+/** `retry: { retried, seed }`: whether a client sends the request again after this response, and the seed's words saying so. */
+function readRetry(reader: YamlReader, node: Node | null, what: string, position: RawApiResponse['position']): RawApiResponse['retry'] {
+  const map = reader.mapValue(node, what, position);
+  if (!map) return undefined;
+  const at = reader.nodeAt(map);
+  const entries = reader.entries(map, what, RETRY_KEYS);
+  let retried: boolean | undefined;
+  let seed: string | undefined;
+  for (const [key, v, keyAt] of entries) {
+    if (key === 'seed') seed = reader.stringValue(v, `${what}: seed (the seed's words)`, keyAt);
+    else if (isScalar(v) && typeof v.value === 'boolean') retried = v.value;
+    else reader.problems.error(v ? reader.nodeAt(v) : keyAt, `${what}: retried must be true or false`);
+  }
+  for (const key of RETRY_KEYS) if (!entries.some(([k]) => k === key)) reader.problems.error(at, `${what}: missing "${key}"`);
+  return retried === undefined || seed === undefined ? undefined : { retried, seed, position: at };
 }
 
 /** `emits: { <outcome>: [<type>@<version>, …] }`: the events each outcome publishes (an assumption). */

@@ -60,6 +60,7 @@ export function resolveApi(catalog: RawCatalog, problems: ProblemList): ApiModel
         if (json.length > 0) response.json = json;
         if (r.text !== undefined) response.text = r.text;
         if (r.notShown !== undefined) response.notShown = r.notShown;
+        if (r.retry !== undefined) response.retry = { retried: r.retry.retried, seed: r.retry.seed };
         return response;
       })
       .sort((a, b) => a.status - b.status);

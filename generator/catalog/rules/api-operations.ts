@@ -8,7 +8,7 @@ const METHODS = ['GET', 'POST'];
  * Operations: camelCase ids declared once; GET or POST; a path below `/v1/` whose `{name}`
  * templates are exactly the declared path parameters, in order; a request body on POST
  * only, defaults only on optional query parameters; three-digit statuses, each with a body
- * (JSON, text) or the seed's words saying it is not shown.
+ * (JSON, text) or the seed's words saying it is not shown, and a retry rule on failures only.
  */
 export const apiOperations: DeclarationRule = {
   name: 'api-operations',
@@ -43,6 +43,7 @@ export const apiOperations: DeclarationRule = {
         if (response.json.length === 0 && response.text === undefined && response.notShown === undefined) {
           problems.error(response.position, `${what}: response ${response.status} needs a body (json, text) or the seed's words (not_shown)`);
         }
+        if (response.retry && !/^[45]/.test(response.status)) problems.error(response.retry.position, `${what}: response ${response.status} is not a failure: only a 4xx or 5xx response has a retry rule`);
         if (response.notShown !== undefined && (response.json.length > 0 || response.text !== undefined)) {
           problems.error(response.position, `${what}: response ${response.status} is either shown (json, text) or not_shown, not both`);
         }
