@@ -30,6 +30,17 @@ export class AckBatch {
     if (this.held.length >= this.maxHeld || now - this.heldSince >= this.maxHoldMs) this.send();
   }
 
+  /** The server's confirmation of the last burst sent (resolved when there is none). */
+  private lastConfirmed: Promise<unknown> = Promise.resolve();
+
+  /** Resolves once the server has confirmed every burst sent so far (never rejects). */
+  confirmed(): Promise<void> {
+    return this.lastConfirmed.then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
   /** Sends every held ack now; throws if one could not be sent (what was sent before it is reported sent). */
   send(): void {
     const held = this.held;
@@ -47,6 +58,7 @@ export class AckBatch {
       if (confirmed === undefined) {
         if (count > 0) this.onSent(count);
       } else {
+        this.lastConfirmed = confirmed;
         void confirmed.then(
           () => this.onSent(count),
           () => this.onSent(count),

@@ -134,6 +134,10 @@ class JetStreamBroker implements Broker<JsMsg, JsMsg> {
     this.acks?.send();
   }
 
+  async settledAll(): Promise<void> {
+    await this.acks?.confirmed();
+  }
+
   retry(msg: JsMsg, delayMs: number): void {
     msg.nak(delayMs);
     this.queue.settled(1);
@@ -160,9 +164,16 @@ class JetStreamBroker implements Broker<JsMsg, JsMsg> {
     this.queue.reportWaiting();
   }
 
+  /**
+   * Naks every waiting message at once, so that another consumer gets it well before
+   * `ack_wait`. Its delay is only as long as a pull request of this consumer may still wait on
+   * the server with room left (at most a pull's expiry, 2 s; none at all when no pull is open):
+   * the server would redeliver into that request, which nobody reads after `stop()`.
+   */
   handBack(): void {
     const waiting = this.queue.drain();
-    for (const msg of waiting) msg.nak();
+    const delay = Math.max(0, (this.puller?.openUntil() ?? 0) - Date.now());
+    for (const msg of waiting) msg.nak(delay);
     this.queue.settled(waiting.length);
   }
 
@@ -188,7 +199,8 @@ async function checkDeadLetterStream(js: JetStreamClient, subject: string): Prom
     const jsm = await js.jetstreamManager();
     if (await jsm.streams.find(subject)) return;
   } catch (caught) {
-    error = caught;
+    // "No stream matches the subject" is the answer, not a failure to get one.
+    if (!(caught instanceof Error && caught.name === 'StreamNotFoundError')) error = caught;
   }
   throw new ConsumerFailedError(
     `nats: no stream captures the dead-letter subject "${subject}"${error === undefined ? '' : ` (${describeError(error)})`}; ` +

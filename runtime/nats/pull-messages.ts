@@ -7,10 +7,13 @@ import type { DeliveryQueue } from './delivery-queue.js';
 
 /**
  * How long one pull request waits on the server for messages. Short, so that a pull lost
- * with a restarted server is replaced within seconds; a quiet stream costs two requests per
- * period.
+ * with a restarted server is replaced within seconds, and so that a request left open when
+ * the consumer stops (see `Puller.openUntil`) soon stops taking messages; a quiet stream costs
+ * two requests per period.
  */
-const PULL_EXPIRES_MS = 5_000;
+const PULL_EXPIRES_MS = 2_000;
+/** Server and client clocks start a request's expiry a moment apart: a margin for that. */
+const EXPIRY_MARGIN_MS = 100;
 /** First pause after a failed pull; doubles, up to `MAX_PULL_RETRY_MS`, while the connection is open. */
 const PULL_RETRY_MS = 250;
 const MAX_PULL_RETRY_MS = 5_000;
@@ -20,10 +23,20 @@ const NOT_FOUND_LIMIT = 2;
 const PULLERS = 2;
 
 export interface Puller {
-  /** Ends the pulls; messages already delivered are still queued. Resolves once nothing more will be queued. */
+  /**
+   * Ends the pulls; messages already delivered are still queued. Resolves once nothing more will
+   * be queued. Synchronously, before it returns, no new pull goes out.
+   */
   stop(): Promise<void>;
   /** Resolves when the pulls end: `undefined` after `stop()`, otherwise why they ended. */
   ended: Promise<string | undefined>;
+  /**
+   * After `stop()`: until when (`Date.now()` time) a pull request this consumer sent may still
+   * wait on the server with room left. The server would deliver into it a message handed back
+   * before then, and nobody reads that request any more: the message would wait for `ack_wait`.
+   * 0 when none was open with room.
+   */
+  openUntil(): number;
 }
 
 /**
@@ -44,6 +57,9 @@ export function pullMessages(consumer: Consumer, queue: DeliveryQueue, options: 
   let stopping = false;
   /** Why the pulls ended, once one of them knows. */
   let endedBecause: string | undefined;
+  /** Each pull request sent and not finished: when it expires on the server, and how many messages it may still bring. */
+  const open = new Set<{ expiresAt: number; room: number }>();
+  let openUntil = 0;
   const done = () => stopping || endedBecause !== undefined;
   const batches = new Set<ConsumerMessages>();
   /** Aborted when the pulls are over: wakes a puller pausing after a failed pull. */
@@ -72,6 +88,8 @@ export function pullMessages(consumer: Consumer, queue: DeliveryQueue, options: 
       requested += batchSize;
       let delivered = 0;
       let batch: ConsumerMessages | undefined;
+      const request = { expiresAt: Date.now() + PULL_EXPIRES_MS + EXPIRY_MARGIN_MS, room: batchSize };
+      open.add(request);
       try {
         batch = await consumer.fetch({ max_messages: batchSize, expires: PULL_EXPIRES_MS });
         batches.add(batch);
@@ -80,6 +98,7 @@ export function pullMessages(consumer: Consumer, queue: DeliveryQueue, options: 
         for await (const msg of batch) {
           delivered += 1;
           requested -= 1;
+          request.room -= 1;
           queue.push(msg);
         }
         failures = 0;
@@ -97,6 +116,7 @@ export function pullMessages(consumer: Consumer, queue: DeliveryQueue, options: 
         failures += 1;
         await pause(backoffCeilingMs(failures, PULL_RETRY_MS, MAX_PULL_RETRY_MS));
       } finally {
+        open.delete(request);
         if (batch) batches.delete(batch);
         // What the batch did not deliver (it expired, or failed) is no longer on its way.
         requested -= batchSize - delivered;
@@ -125,8 +145,11 @@ export function pullMessages(consumer: Consumer, queue: DeliveryQueue, options: 
 
   return {
     ended,
+    openUntil: () => openUntil,
     async stop() {
       stopping = true;
+      // Before the batches close (which forgets them): the requests the server may still fill.
+      for (const request of open) if (request.room > 0) openUntil = Math.max(openUntil, request.expiresAt);
       finish();
       await ended.catch(() => undefined);
     },

@@ -228,6 +228,11 @@ class StreamsBroker implements Broker<Held, StreamMessage> {
     await this.redis.xack(this.settings.stream, this.settings.group, ...ids);
   }
 
+  settledAll(): Promise<void> {
+    // Every XACK was awaited by `flush`.
+    return Promise.resolve();
+  }
+
   retry(): void {
     // Stays pending: XAUTOCLAIM hands it out again after claimIdleMs.
   }
