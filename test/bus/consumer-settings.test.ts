@@ -1,11 +1,10 @@
 /**
- * No message lost to a consumer's own settings, on real brokers: a NATS consumer whose
- * `max_deliver` would drop messages refuses to start; NATS never holds more than
- * `maxMessages` unacknowledged; `stop()` hands back what waits behind a running handler at
- * once, on both brokers; a handler that blocks the event loop past the redelivery time is
- * noticed and said once; a Redis dead letter keeps every field of its entry, byte for byte,
- * and replay writes the entry back as it was; a NATS replay reads only what the dead-letter
- * stream holds, however long its history.
+ * No message lost to a consumer's own settings, where only one broker has the setting (the
+ * cases both share, `stop()` and a blocked event loop among them, are in
+ * `broker-contract.test.ts`): a NATS consumer whose `max_deliver` would drop messages refuses
+ * to start; NATS never holds more than `maxMessages` unacknowledged; a Redis dead letter keeps
+ * every field of its entry, byte for byte, and replay writes the entry back as it was; a NATS
+ * replay reads only what the dead-letter stream holds, however long its history.
  */
 import { AckPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
@@ -19,13 +18,7 @@ import { until } from './until.js';
 
 const valid = (account: string): CatalogEvent => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
-const accountOf = (event: CatalogEvent) => (event.payload as { account_number: string }).account_number;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Holds the event loop, as CPU-bound work in a handler does. */
-const blockEventLoop = (ms: number) => {
-  const end = performance.now() + ms;
-  while (performance.now() < end);
-};
 
 let natsServer: RunningBroker;
 let nc: NatsConnection;
@@ -125,93 +118,6 @@ describe('NATS: maxMessages', () => {
     expect(consumption.counts.handled).toBe(600);
   }, 60_000);
 });
-
-describe('stop() with a slow handler and messages waiting behind it', () => {
-  const HANDLER_MS = 1500;
-
-  it('NATS: hands the waiting messages back at once (nak, no delay), finishes the running handler, and resolves within its time plus 2 s', async () => {
-    // A 30 s ack_wait: anything not handed back would wait that long for the second consumer.
-    const { consumer, deadLetterSubject } = await natsStreams('STOPN');
-    for (let i = 0; i < 30; i++) await js.publish('STOPN.events', encode(valid(`A-${i}`)));
-    const first: string[] = [];
-    const slow = consumeNats(consumer, async (event) => {
-      first.push(accountOf(event));
-      await sleep(HANDLER_MS);
-    }, { js, deadLetterSubject, maxMessages: 30 });
-    await until(() => first.length === 1, 'the first handler running');
-    await until(async () => (await consumer.info()).num_ack_pending === 30, 'thirty messages held');
-    const began = performance.now();
-    await slow.stop();
-    const took = performance.now() - began;
-    expect(took).toBeLessThan(HANDLER_MS + 2000);
-    expect(slow.counts).toMatchObject({ received: 1, handled: 1 });
-
-    const second: string[] = [];
-    const next = consumeNats(await js.consumers.get('STOPN', 'workers'), (event) => void second.push(accountOf(event)), { js, deadLetterSubject });
-    const handedBackAt = performance.now();
-    await until(() => second.length === 29, 'the other 29 at the next consumer', 10_000);
-    expect(performance.now() - handedBackAt).toBeLessThan(5000);
-    await next.stop();
-    expect([...first, ...second].sort()).toEqual(Array.from({ length: 30 }, (_, i) => `A-${i}`).sort());
-  }, 60_000);
-
-  it('Redis: hands the entries not yet started back to the group at once, finishes the running handler, and resolves within its time plus 2 s', async () => {
-    const redis = redisConnection();
-    await redis.xgroup('CREATE', 'stopped', 'workers', '0', 'MKSTREAM');
-    for (let i = 0; i < 30; i++) await redis.xadd('stopped', '*', 'message', JSON.stringify(valid(`A-${i}`)));
-    const options = { stream: 'stopped', group: 'workers', deadLetterStream: 'stopped:dead', claimIdleMs: 30_000, blockMs: 100 };
-    const first: string[] = [];
-    const slow = consumeRedis(redisConnection(), async (event) => {
-      first.push(accountOf(event));
-      await sleep(HANDLER_MS);
-    }, { ...options, consumer: 'first' });
-    await until(() => first.length === 1, 'the first handler running');
-    const began = performance.now();
-    await slow.stop();
-    expect(performance.now() - began).toBeLessThan(HANDLER_MS + 2000);
-    expect(slow.counts).toMatchObject({ received: 1, handled: 1 });
-
-    // Another consumer of the group takes them at its first look, not claimIdleMs (30 s) later.
-    const second: string[] = [];
-    const next = consumeRedis(redisConnection(), (event) => void second.push(accountOf(event)), { ...options, consumer: 'second' });
-    await until(() => second.length === 29, 'the other 29 at the next consumer', 10_000);
-    await next.stop();
-    expect([...first, ...second].sort()).toEqual(Array.from({ length: 30 }, (_, i) => `A-${i}`).sort());
-    expect((await redis.xpending('stopped', 'workers'))[0]).toBe(0);
-  }, 60_000);
-});
-
-describe('a handler that blocks the event loop past the redelivery time', () => {
-  it('NATS: is noticed, said once through onWarning, and counted', async () => {
-    const { consumer, deadLetterSubject } = await natsStreams('STALL', { ackWaitMs: 1000 });
-    const onWarning = vi.fn();
-    const consumption = consumeNats(consumer, () => blockEventLoop(1500), { js, deadLetterSubject, onWarning });
-    for (const round of [1, 2]) {
-      await js.publish('STALL.events', encode(valid(`A-${round}`)));
-      await until(() => consumption.counts.stalls >= round, `stall ${round}`, 30_000);
-    }
-    await consumption.stop();
-    expect(onWarning).toHaveBeenCalledTimes(1);
-    expect(onWarning.mock.calls[0]![0]).toMatch(/event loop was blocked for about \d+ ms.*the consumer's ack_wait \(1000 ms\) may be delivered again/);
-  }, 60_000);
-
-  it('Redis: is noticed, said once through onWarning, and counted', async () => {
-    const redis = redisConnection();
-    await redis.xgroup('CREATE', 'stalled', 'workers', '0', 'MKSTREAM');
-    const onWarning = vi.fn();
-    const consumption = consumeRedis(redisConnection(), () => blockEventLoop(900), {
-      stream: 'stalled', group: 'workers', consumer: 'c', deadLetterStream: 'stalled:dead', claimIdleMs: 600, blockMs: 100, onWarning,
-    });
-    for (const round of [1, 2]) {
-      await redis.xadd('stalled', '*', 'message', JSON.stringify(valid(`A-${round}`)));
-      await until(() => consumption.counts.stalls >= round, `stall ${round}`, 30_000);
-    }
-    await consumption.stop();
-    expect(onWarning).toHaveBeenCalledTimes(1);
-    expect(onWarning.mock.calls[0]![0]).toMatch(/event loop was blocked for about \d+ ms.*claimIdleMs \(600 ms\)/);
-  }, 60_000);
-});
-
 describe('Redis: a dead letter keeps its entry byte for byte', () => {
   it('keeps every field (other names, bytes that are not UTF-8, a name repeated) and replay writes the entry back as it was', async () => {
     const redis = redisConnection();

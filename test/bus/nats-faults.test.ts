@@ -103,36 +103,6 @@ describe('consumeEvents under broker faults', () => {
     await consumption.stop();
     await expect(consumption.closed).resolves.toBeUndefined();
   }, 90_000);
-
-
-  it('refuses to start when no stream captures the dead-letter subject, naming it', async () => {
-    const { js, consumer } = await broker();
-    await js.publish('ev.x', encode('not json'));
-    const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject: 'nowhere.dead' });
-    const outcome = await settled(consumption.closed, 15_000);
-    expect(outcome.state).toBe('rejected');
-    expect(outcome.error!.message).toMatch(/no stream captures the dead-letter subject "nowhere\.dead"/);
-    expect(consumption.counts.retried).toBe(0);
-  }, 60_000);
-
-  it('rejects closed after a bounded number of attempts when the dead-letter store fails mid-run; the original stays unacknowledged', async () => {
-    const { js, jsm, consumer } = await broker();
-    await jsm.streams.add({ name: 'EV_DEAD', subjects: ['dead.>'] });
-    const consumption = consumeEvents(consumer, () => undefined, { js, deadLetterSubject: 'dead.ev', backoffMs: 20, deadLetterAttempts: 3 });
-    await js.publish('ev.x', encode('not json'));
-    await until(() => consumption.counts.deadLettered.malformed_message === 1, 'the first dead letter');
-    await jsm.streams.delete('EV_DEAD');
-    await js.publish('ev.x', encode('still not json'));
-    const outcome = await settled(consumption.closed, 20_000);
-    expect(outcome.state).toBe('rejected');
-    expect(outcome.error!.message).toMatch(/nats: could not store the dead letter of EV #2 in "dead\.ev" after 3 attempts/);
-    expect(consumption.counts.deadLettered.malformed_message).toBe(1);
-    // Neither acknowledged nor dropped: still the consumer's, to be delivered again.
-    const info = await consumer.info();
-    expect(info.ack_floor.stream_seq).toBe(1);
-    expect(info.num_ack_pending + info.num_pending).toBe(1);
-  }, 60_000);
-
   it('rejects closed, naming the cause, when its consumer is deleted while it runs', async () => {
     const { js, jsm, consumer } = await broker();
     await jsm.streams.add({ name: 'EV_DEAD', subjects: ['dead.>'] });
