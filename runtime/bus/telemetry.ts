@@ -11,6 +11,7 @@
  */
 import type { Attributes, Context, Counter, Histogram, Link, Span, SpanOptions } from '@opentelemetry/api';
 import { eventCatalog, type EventErrorCode } from '../index.js';
+import { describeError } from '../internal/describe-error.js';
 import { cachedByMeterProvider, errorType, loadOpenTelemetry, tracerOf, type OpenTelemetryApi } from '../internal/telemetry.js';
 import type { BusHandler, DeadLetterReason, DeliveryDecision, NamedEvent } from './decide-delivery.js';
 
@@ -143,7 +144,7 @@ async function tracedSend<R>(
     return result;
   } catch (error) {
     const type = errorType(error);
-    span.recordException(error instanceof Error ? error : String(error));
+    span.recordException(error instanceof Error ? error : describeError(error));
     span.setStatus({ code: api.SpanStatusCode.ERROR, message: type });
     span.setAttribute('error.type', type);
     sent.add(1, { ...metricAttributes, 'error.type': type });
@@ -216,7 +217,7 @@ function beginMessage(api: OpenTelemetryApi, target: ConsumeTarget, destination:
       if (decision.action !== 'handled' && isValidationFailure(decision.reason)) {
         validationFailures.add(1, { ...known, [CATALOG_ATTRIBUTES.errorCode]: decision.reason, 'messaging.system': target.system });
       }
-      if (decision.action === 'retry' && decision.error !== undefined) span.recordException(decision.error instanceof Error ? decision.error : String(decision.error));
+      if (decision.action === 'retry' && decision.error !== undefined) span.recordException(decision.error instanceof Error ? decision.error : describeError(decision.error));
       if (failed) {
         const type = decision.action === 'dead_letter' ? decision.reason : errorType(decision.error);
         span.setStatus({ code: api.SpanStatusCode.ERROR, message: decision.action === 'dead_letter' ? decision.message : type });
