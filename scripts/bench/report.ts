@@ -4,6 +4,8 @@
  * that a verdict never contradicts what is printed.
  */
 import type { BusResult } from './bus-throughput.js';
+import type { EmulatorResult } from './emulator-throughput.js';
+import { BEFORE_COMMIT, BROKERS, variant, VARIANTS, type Broker } from './bus-variants.js';
 import type { ColdStartResult } from './cold-start.js';
 import type { MachineInfo } from './common.js';
 import { ERROR_PATH_PEERS, type ErrorPathResult } from './error-path.js';
@@ -13,14 +15,14 @@ import { EVENT_TARGET_GZIP_BYTES, INSTALLED_TARGET_BYTES, SELECTED_TARGET_GZIP_B
 import { OURS_STRICT, type PairedOptions, type PairedRatio, type ThroughputResult } from './throughput.js';
 import { TARGET_CASES, type TypeCheckResult, type TypeCheckRow } from './type-check.js';
 
-export const GROUPS = ['throughput', 'error-path', 'cold-start', 'generation', 'type-check', 'size', 'bus'] as const;
+export const GROUPS = ['throughput', 'error-path', 'cold-start', 'generation', 'type-check', 'size', 'bus', 'emulator'] as const;
 export type Group = (typeof GROUPS)[number];
 
 export interface BenchResults {
   quick: boolean;
   machine: MachineInfo;
   package: { kind: 'dist' | 'source'; description: string; events: number; buildMs?: number } | null;
-  settings: { count: number; busCount?: number; busRounds?: number; busWarmupMessages?: number; timing: TimingOptions; paired?: PairedOptions; coldRuns: number; generateRuns: number; factors: number[]; tscRuns: number; heapRuns: number };
+  settings: { count: number; busCount?: number; timing: TimingOptions; paired?: PairedOptions; coldRuns: number; generateRuns: number; factors: number[]; tscRuns: number; heapRuns: number };
   groups: Group[];
   /** Wall time of each step of the run (groups, and preparing the package), ms. */
   groupMs: Record<string, number>;
@@ -32,6 +34,7 @@ export interface BenchResults {
   typeCheck?: TypeCheckResult;
   size?: SizeResult;
   bus?: BusResult;
+  emulator?: EmulatorResult;
   /** Groups measured in a later run of their own (`--only … --merge`), each with that run's machine. */
   measuredApart?: Partial<Record<Group, MachineInfo>>;
 }
@@ -153,17 +156,22 @@ function targets(r: BenchResults): TargetCheck[] {
 
   const b = r.bus;
   if (b) {
-    for (const broker of ['nats', 'redis'] as const) {
-      const { validated, plain, ratio: measured, ratios } = b[broker];
-      out.push({
-        id: `bus.${broker}`,
-        group: 'bus',
-        text: `${broker === 'nats' ? 'NATS JetStream' : 'Redis Streams'}: consuming with validation ≤ 1.10× the time of the same loop without it`,
-        measured,
-        measuredText: `${ratio(measured)}, median of ${b.rounds} rounds (quartiles ${ratio(ratios.p25)}–${ratio(ratios.p75)}; medians ${ms(validated.median)} vs ${ms(plain.median)} for ${int(b.messages)} messages)`,
-        met: measured <= 1.1,
-        gap: `validation would need to cost ≤ ${ms(plain.median * 0.1)} over the ${int(b.messages)} messages (now ${ms(validated.median - plain.median)})`,
-      });
+    for (const broker of BROKERS) {
+      for (const ratioResult of b[broker].ratios) {
+        if (ratioResult.limit === undefined) continue;
+        const { first, second, limit, ratios } = ratioResult;
+        const mine = b[broker].runs[first]!;
+        const theirs = b[broker].runs[second]!;
+        out.push({
+          id: `bus.${broker}.${first}-vs-${second}`,
+          group: 'bus',
+          text: busTargetText(broker, first, second, limit, b.messages),
+          measured: ratios.median,
+          measuredText: `${ratio(ratios.median)}, median of ${int(b.slots)} slot${b.slots === 1 ? '' : 's'} (quartiles ${ratio(ratios.p25)}–${ratio(ratios.p75)}; medians ${ms(mine.median)} vs ${ms(theirs.median)})`,
+          met: ratios.median <= limit,
+          gap: `${ratio(ratios.median / limit)} too slow: ${variant(first).short} would need ≤ ${ms(theirs.median * limit)} (median now ${ms(mine.median)})`,
+        });
+      }
     }
   }
 
@@ -304,6 +312,37 @@ function targets(r: BenchResults): TargetCheck[] {
         gap: `${bytes(sz.selected.one.gzipBytes - SELECTED_TARGET_GZIP_BYTES)} over`,
       });
     }
+  }
+  const em = r.emulator;
+  if (em) {
+    const rates = `${int(em.rate.emulator.median)} vs ${int(em.rate.prism.median)} (Prism) and ${int(em.rate.bare.median)} (bare) requests/s`;
+    out.push({
+      id: 'emulator.vs-prism',
+      group: 'emulator',
+      text: "the emulator ≥ 10× Prism's requests/s on a mix of the 11 operations, 10 connections, with state and both directions validated",
+      measured: em.ratios.prism.median,
+      measuredText: `${ratio(em.ratios.prism.median)} (${rates})`,
+      met: em.ratios.prism.median >= 10,
+      gap: `the emulator would need ${int(em.rate.prism.median * 10)} requests/s`,
+    });
+    out.push({
+      id: 'emulator.vs-bare',
+      group: 'emulator',
+      text: 'the emulator ≥ 0.25× a bare `node:http` server answering a fixed body, same mix and connections',
+      measured: em.ratios.bare.median,
+      measuredText: `${ratio(em.ratios.bare.median)} (${int(em.rate.emulator.median)} vs ${int(em.rate.bare.median)} requests/s)`,
+      met: em.ratios.bare.median >= 0.25,
+      gap: `the emulator would need ${int(em.rate.bare.median * 0.25)} requests/s`,
+    });
+    out.push({
+      id: 'emulator.event-latency',
+      group: 'emulator',
+      text: 'p99 time from a processing response to its event at a NATS consumer < 50 ms',
+      measured: em.eventLatencyMs.p99,
+      measuredText: `${ms(em.eventLatencyMs.p99)} (median ${ms(em.eventLatencyMs.median)}, ${int(em.eventLatencyMs.n)} processes)`,
+      met: em.eventLatencyMs.p99 < 50,
+      gap: `${ms(em.eventLatencyMs.p99 - 50)} over`,
+    });
   }
   return out;
 }
@@ -536,28 +575,79 @@ function freshTable(t: ThroughputResult): string[] {
   ];
 }
 
+const BROKER_NAMES: Record<Broker, string> = { nats: 'NATS JetStream', redis: 'Redis Streams' };
+const PEER_NAMES: Record<Broker, string> = { nats: "nats.js's own `consume()` loop", redis: 'the `XREADGROUP COUNT 100`, one `XACK` per batch loop' };
+
+function busTargetText(broker: Broker, first: string, second: string, limit: number, messages: number): string {
+  const within = `≤ ${num(limit, 2)}×`;
+  if (second === 'peer') {
+    const setup = first === 'absent' ? '`@opentelemetry/api` absent' : 'API installed, no SDK registered';
+    return `${BROKER_NAMES[broker]}: consuming ${int(messages)} valid messages (${setup}) ${within} the time of ${PEER_NAMES[broker]}`;
+  }
+  if (variant(first).operation === 'publish') return `${BROKER_NAMES[broker]}: \`publishEvent\` of ${int(messages)} events, \`@opentelemetry/api\` absent, ${within} the time at ${BEFORE_COMMIT}`;
+  return `${BROKER_NAMES[broker]}: consuming ${int(messages)} valid messages, \`@opentelemetry/api\` absent, ${within} the time at ${BEFORE_COMMIT}`;
+}
+
 function busSection(b: BusResult): string[] {
   const rate = (median: number): string => `${int((b.messages / median) * 1000)} msg/s`;
+  const comparison = (first: string, second: string): string => `${variant(first).short} ÷ ${variant(second).short}`;
+  const plural = (n: number, one: string, many: string): string => `${int(n)} ${n === 1 ? one : many}`;
   return [
     '## 7. On a real bus',
     '',
-    `End to end on loopback brokers started by the bench (Debian's \`nats-server\` and \`redis-server\`): ${int(b.messages)} valid messages of every catalog event, stored once, ` +
-      `consumed in full by \`consumeEvents\` (decode, validate, handle, acknowledge) and by the same consumer loop without validation (parse, handle, acknowledge), ` +
-      `alternating (the order flips every round), ${b.rounds} counted rounds per broker. Uncounted rounds come first (NATS ${b.nats.warmupRounds ?? 1}, Redis ${b.redis.warmupRounds ?? 1}), ` +
-      `until the process has validated ${int(b.warmupMessages ?? 0)} messages. The engine compiles an event's checks only after thousands of calls, and in one round the rarest events come a few times each: ` +
-      "after 600,000 messages, three quarters of the events' checks still ran as the engine's unoptimized baseline code. This times a consumer in its steady state, as one that has been running for a while. " +
-      "Each loop's wall time runs from the consumer's start until the handler has seen every message. " +
-      "Time ÷ without is the median of the rounds' ratios (each round runs both loops back to back), with the quartiles of those ratios beside it. " +
-      'Both loops run in the bench worker (a plain `node` process; the adapters and the loop without validation bundled alike by esbuild from the sources).',
+    `End to end on loopback brokers started by the bench (Debian's \`nats-server\` and \`redis-server\`): ${int(b.messages)} valid messages of ${b.events} event versions (the sample stream with nothing broken), ` +
+      'stored once per broker (a JetStream stream on disk, a Redis stream). Every consuming run reads all of them with a durable consumer (NATS) or a consumer group (Redis) of its own and a handler that counts; every publishing run sends all of them again, as events.',
+    '',
+    'The peer is the loop a user writes with the broker\'s client alone, on the same broker and the same stored messages: on NATS, nats.js\'s own `consumer.consume({ max_messages: 100 })` and its iterator, `msg.json()` (`JSON.parse` of the message), the handler, `msg.ack()`; ' +
+      'on Redis, `XREADGROUP GROUP … COUNT 100 BLOCK 100 STREAMS <stream> >`, `JSON.parse` of each entry\'s `message` field, the handler, then one awaited `XACK` with every id of the batch, and again. ' +
+      'The adapter (`consumeEvents`: decode, validate, handle, acknowledge) runs three ways: with `@opentelemetry/api` absent (a module resolve hook makes every `@opentelemetry/*` package unresolvable, as if not installed); ' +
+      'with the API installed and nothing registered (its no-op providers: tracing off, as an application without an SDK has it); and with tracing on. ' +
+      `Tracing on: the SDK registered globally before the consumer starts, a \`BasicTracerProvider\` with a \`BatchSpanProcessor\` (its defaults: batches of 512, exported as soon as one is full; the processor the OpenTelemetry documentation advises for production, where the simple one would export every span on its own) into an \`InMemorySpanExporter\`, ` +
+      'a `MeterProvider` with a `PeriodicExportingMetricReader` (its default 60 s) into an in-memory exporter, the W3C trace-context propagator (`@opentelemetry/core`) and the `AsyncLocalStorageContextManager` (`@opentelemetry/context-async-hooks`, the Node SDK\'s default). ' +
+      'The stored messages carry no trace context, so each message\'s process span starts a trace; every timed round with tracing exported exactly one span per message. ' +
+      `Against the adapter as it was at ${BEFORE_COMMIT} (before OpenTelemetry, acknowledgements in batches and the fixes of messages lost to a consumer's settings; \`git archive ${BEFORE_COMMIT} runtime generated\`, bundled the same way), with \`@opentelemetry/api\` absent: ` +
+      `consuming, and \`publishEvent\` of every message, ${int(b.publishBatch)} at a time, each batch awaited.`,
+    '',
+    'Every measured run is a `node` process of its own that loads one variant only (so that no state of another variant, the OpenTelemetry API loaded once per process or code the engine compiled for another, leaks into it) and times it on both brokers, one after the other: ' +
+      'the run code and both adapters are bundled by esbuild from their sources, the broker clients and `@opentelemetry/*` loaded from `node_modules`, and every process registers the same resolve hook (hiding or passing on). ' +
+      `Each process warms up before it times: ${plural(b.warmupChecksPerEvent, 'call', 'calls')} of the adapter's own check per event version on the stored messages of that event (\`decodeEvent\` on the bytes; \`validateEvent\` in strict mode before publishing), ` +
+      `then on each broker ${plural(b.warmupRounds, 'untimed round', 'untimed rounds')} as the timed one. The engine compiles an event's checks only after thousands of calls, and in one round the rarest events come a few times each; ` +
+      'measured apart on these messages with V8\'s optimization status, 5 of the 228 events\' checks were optimized after 1,000 calls per event, 207 to 212 after 3,000: rounds alone would take millions of messages to get there. ' +
+      "A consuming round's wall time runs from the consumer's start until the handler has seen every message; it then checks that nothing was left unacknowledged or handled twice. " +
+      `${plural(b.slots, 'slot', 'slots')} (as many as fit in ${int(b.seconds)} s, at least ${b.minSlots}, at most ${b.maxSlots}; they took ${num(b.slotsMs / 1000, 0)} s): each runs every variant once, in an order reversed every slot (the brokers' too), so that a drift in the machine's load falls on both sides of a comparison alike. ` +
+      "A ratio is the median over the slots of the two runs' ratio in the same slot, with the quartiles of those ratios.",
     '',
     ...table(
-      ['broker', 'with validation (median)', 'without (median)', 'time ÷ without', 'rounds p25–p75'],
-      (['nats', 'redis'] as const).map((broker) => {
-        const r = b[broker];
-        const spread = r.ratios === undefined ? '' : `${ratio(r.ratios.p25)}–${ratio(r.ratios.p75)}`;
-        return [broker === 'nats' ? 'NATS JetStream' : 'Redis Streams', `${ms(r.validated.median)} (${rate(r.validated.median)})`, `${ms(r.plain.median)} (${rate(r.plain.median)})`, ratio(r.ratio), spread];
-      }),
-      ['l', 'r', 'r', 'r', 'r'],
+      ['broker', 'variant', 'timed round (median)', 'p25–p75', 'untimed round (median)'],
+      BROKERS.flatMap((broker) =>
+        VARIANTS.map((v) => {
+          const run = b[broker].runs[v.id]!;
+          return [BROKER_NAMES[broker], v.label, `${ms(run.median)} (${rate(run.median)})`, `${num(run.p25, 0)}–${num(run.p75, 0)} ms`, ms(b[broker].warmupRoundsMs[v.id]!.median / Math.max(1, b.warmupRounds))];
+        }),
+      ),
+      ['l', 'l', 'r', 'r', 'r'],
+    ),
+    '',
+    ...table(
+      ['broker', 'first ÷ second', 'ratio (median of slots)', 'quartiles', 'min – max', 'goal'],
+      BROKERS.flatMap((broker) =>
+        b[broker].ratios.map((x) => [
+          BROKER_NAMES[broker],
+          comparison(x.first, x.second),
+          ratio(x.ratios.median),
+          `${ratio(x.ratios.p25)}–${ratio(x.ratios.p75)}`,
+          `${ratio(x.ratios.min)} – ${ratio(x.ratios.max)}`,
+          x.limit === undefined ? 'none yet' : `≤ ${num(x.limit, 2)}×`,
+        ]),
+      ),
+      ['l', 'l', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+    'Each process, spawn to exit (both brokers, warm-up included), and its warm-up of the checks:',
+    '',
+    ...table(
+      ['variant', 'process (median)', 'checks\' warm-up (median)'],
+      VARIANTS.map((v) => [v.label, ms(b.processMs[v.id]!.median), v.code === 'peer' ? '—' : ms(b.warmupChecksMs[v.id]!.median)]),
     ),
     '',
   ];
@@ -604,6 +694,40 @@ function sizeSection(s: SizeResult): string[] {
     '',
   ];
 }
+
+const SERVER_NAMES: Record<'emulator' | 'prism' | 'bare', string> = {
+  emulator: 'the emulator (`event-catalog emulate`)',
+  prism: 'Prism 5.14.2, `prism mock generated/openapi.yaml`',
+  bare: 'bare `node:http`, a fixed body',
+};
+
+function emulatorSection(e: EmulatorResult): string[] {
+  const row = (name: 'emulator' | 'prism' | 'bare') => {
+    const runs = e.runs[name];
+    const answers = ['2xx', '4xx', '5xx'].map((c) => `${c} ${int(runs.reduce((sum, run) => sum + (run.statuses[c] ?? 0), 0))}`).join(', ');
+    return [SERVER_NAMES[name], int(e.rate[name].median), `${int(e.rate[name].p25)}–${int(e.rate[name].p75)}`, int(medianOf(runs.map((run) => run.latencyP50Ms))), int(medianOf(runs.map((run) => run.latencyP99Ms))), answers, int(runs.reduce((sum, run) => sum + run.errors, 0))];
+  };
+  return [
+    '## 8. The contract emulator',
+    '',
+    `Requests per second on a mix of the 11 operations (${e.mix.map((op) => `\`${op}\``).join(', ')}: one of each in turn on each of ${e.connections} connections), ` +
+      `sent by autocannon from the harness's process to a server process of its own on loopback: ${e.rounds} rounds of ${e.seconds} s after ${e.warmupSeconds} s of warm-up, the servers' order turned each round. ` +
+      'The emulator keeps state (the mix stages again, dry-runs a process, adds a note and a transaction already there, replaces a statement and a payment instruction, reads), checks every request (`validateRequest`), every answer (`validateResponse`) and each of its five events per cycle (`validateEvent`), and keeps the events in memory; ' +
+      "Prism mocks the same `generated/openapi.yaml` without state (example answers, requests validated, a log line per request: its defaults); the bare server reads the body and answers `{\"ok\":true}`.",
+    '',
+    ...table(['server', 'requests/s (median of rounds)', 'quartiles', 'p50 latency, ms (whole ms: autocannon’s)', 'p99 latency, ms', 'answers', 'connection errors'], (['emulator', 'prism', 'bare'] as const).map(row), ['l', 'r', 'r', 'r', 'r', 'l', 'r']),
+    '',
+    `Emulator ÷ Prism: ${ratio(e.ratios.prism.median)} (rounds ${ratio(e.ratios.prism.min)}–${ratio(e.ratios.prism.max)}); emulator ÷ bare: ${ratio(e.ratios.bare.median)} (${ratio(e.ratios.bare.min)}–${ratio(e.ratios.bare.max)}). ` +
+      `The emulator's 4xx are the mix's dry run (one request in eleven answers 400 with the seed's sentence). Answers that would have broken the contract: ${int(e.violations)}.`,
+    '',
+    `Event latency: ${int(e.eventLatencyMs.n)} processes one after another, the emulator publishing to a loopback \`nats-server\` (JetStream) through \`publishEvent\`; the time from the 201 reaching the client to its \`data_import.import_process.complete\` event reaching a \`consumeEvents\` consumer (a durable pull consumer) in the client's process: ` +
+      `median ${ms(e.eventLatencyMs.median)}, p99 ${ms(e.eventLatencyMs.p99)}, from ${ms(e.eventLatencyMs.min)} to ${ms(e.eventLatencyMs.max)}. A negative time is an event that arrived before the answer: the emulator answers once the stream has stored the event.`,
+    '',
+  ];
+}
+
+/** The median of a few values. */
+const medianOf = (values: readonly number[]): number => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)]!;
 
 export function renderMarkdown(r: BenchResults): { text: string; targets: TargetCheck[] } {
   const checks = targets(r);
@@ -666,6 +790,7 @@ export function renderMarkdown(r: BenchResults): { text: string; targets: Target
   if (r.typeCheck) lines.push(...typeCheckSection(r.typeCheck));
   if (r.size) lines.push(...sizeSection(r.size));
   if (r.bus) lines.push(...busSection(r.bus));
+  if (r.emulator) lines.push(...emulatorSection(r.emulator));
 
   lines.push(
     '## Method',
@@ -682,6 +807,21 @@ export function renderMarkdown(r: BenchResults): { text: string; targets: Target
   );
   return { text: `${lines.join('\n').trimEnd()}\n`, targets: checks };
 }
+
+/** Where a bus run's time goes beyond its peer's, stated from how the adapters work (`NOTES`). */
+const BUS_NATS_WINDOW =
+  'The NATS consumer holds at most `maxMessages` (default 100) messages unacknowledged at every moment, counting those whose acks were sent and not yet confirmed: ' +
+  'it pulls half of them at a time, two pulls in flight, and a new pull waits until the server has confirmed the last ack of a burst (one round trip) before it reuses the room. ' +
+  "nats.js's `consume()` asks for more each time a quarter of what it asked for has arrived and been read, however many messages are unacknowledged; " +
+  `the adapter at ${BEFORE_COMMIT} counted only the messages waiting for the handler, acknowledged or not (it held up to about 150 unacknowledged with \`maxMessages\` 100).`;
+const BUS_REDIS_EXTRA =
+  "Beyond the peer's work, the Redis consumer reads entries as bytes (`XREADGROUP` through `callBuffer`) and keeps each entry's fields in a `Map` and a list of pairs (so that a dead letter keeps them byte for byte), " +
+  'decodes and validates each message, and every second looks with `XAUTOCLAIM` for entries a dead consumer left.';
+const BUS_NO_SDK =
+  'With the API installed and no SDK registered, every message still starts a span on the no-op tracer, sets it in a new context, builds its span and metric attributes and records them on no-op instruments.';
+const BUS_PUBLISH =
+  `\`publishEvent\` differs from ${BEFORE_COMMIT} by one \`await\` of the telemetry lookup (a promise already settled, to \`null\` when the API is absent) and the send wrapped in a closure; ` +
+  'the rest is the same: strict validation, `JSON.stringify`, the publish.';
 
 /**
  * Where the time or the bytes go, for a missed target (by id prefix). Stated from how the
@@ -704,6 +844,15 @@ const NOTES: Record<string, string> = {
   'generation.linear': 'See the stage table in section 4 for the stage that grows fastest.',
   'cold-start.': 'The root must not load any event\'s validators before a message of that event arrives (section 6 shows the heap after import).',
   'type-check.': 'See the compiler output in section 5.',
+  'bus.nats.publish-': BUS_PUBLISH,
+  'bus.nats.api-vs-peer': `${BUS_NATS_WINDOW} ${BUS_NO_SDK}`,
+  'bus.nats.': BUS_NATS_WINDOW,
+  'bus.redis.publish-': BUS_PUBLISH,
+  'bus.redis.api-vs-peer': `${BUS_REDIS_EXTRA} ${BUS_NO_SDK}`,
+  'bus.redis.absent-vs-peer': BUS_REDIS_EXTRA,
+  'bus.': 'Both runs of a slot are paired; see the tables of section 7 for each run and the quartiles.',
+  'emulator.':
+    'A call of the emulator pays for: parsing the request and its JSON body, `validateRequest`, the handler over the in-memory state, `validateResponse` on the answer, `validateEvent` (strict) on each event, and writing the JSON answer; the load generator shares the two cores with the server.',
   'size.one-event':
     'An event entry carries its generated validator module (a boolean check and the payload schema, each tolerant and strict) and the shared run-time code (the validator object, Standard Schema, the search of a rejected payload for its errors, issue formatting, the bounded view of a huge payload, and esbuild\'s CommonJS interop for the module): about 4 KB gzipped of every entry is that shared code.',
   'size.every-event':
