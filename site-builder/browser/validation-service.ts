@@ -1,15 +1,18 @@
 /// <reference lib="dom" />
 /**
  * The validating side of a validator box: given a check (an event's entry, or the whole
- * catalog's `decodeEvent`), answers `{ id, text, strict }` with the verdict and the line of
- * each issue. In a Web Worker it answers messages; on a page (where workers cannot start, as
- * from `file://`) it offers the same answer as `window.catalogCheck`.
+ * catalog's `decodeEvent`), answers `{ id, text | file, strict }` with the verdict and the line
+ * of each issue. A file is read here, so its text never passes through the page. In a Web
+ * Worker it answers messages; on a page (where workers cannot start, as from `file://`) it
+ * offers the same answer as `window.catalogCheck`.
  */
 import { linesOfPointers } from './json-lines.js';
 
 export interface CheckRequest {
   id: number;
-  text: string;
+  /** The message's text, or a file holding it. */
+  text?: string;
+  file?: Blob;
   strict: boolean;
 }
 
@@ -32,14 +35,15 @@ export type Check = (text: string, strict: boolean) => Verdict;
 
 declare global {
   interface Window {
-    catalogCheck?: (request: CheckRequest) => CheckAnswer;
+    catalogCheck?: (request: CheckRequest) => Promise<CheckAnswer>;
   }
 }
 
-function answer(check: Check, request: CheckRequest): CheckAnswer {
-  const verdict = check(request.text, request.strict);
+async function answer(check: Check, request: CheckRequest): Promise<CheckAnswer> {
+  const text = request.file ? await request.file.text() : (request.text ?? '');
+  const verdict = check(text, request.strict);
   if (verdict.ok) return { id: request.id, verdict, lines: [] };
-  const located = linesOfPointers(request.text, verdict.error.issues.map((issue) => issue.path));
+  const located = linesOfPointers(text, verdict.error.issues.map((issue) => issue.path));
   const lines = located.ok ? located.lines : verdict.error.issues.map(() => located.errorLine);
   return { id: request.id, verdict, lines };
 }
@@ -53,7 +57,7 @@ interface WorkerScope {
 export function serveValidation(check: Check): void {
   if ('WorkerGlobalScope' in globalThis) {
     const worker = globalThis as unknown as WorkerScope;
-    worker.addEventListener('message', (event) => worker.postMessage(answer(check, event.data)));
+    worker.addEventListener('message', (event) => void answer(check, event.data).then((reply) => worker.postMessage(reply)));
   } else {
     window.catalogCheck = (request) => answer(check, request);
   }

@@ -1,14 +1,25 @@
 /// <reference lib="dom" />
 /**
  * The page side of each validator box: the text is checked as the reader types (debounced),
- * by the box's validator script in a Web Worker, so a message of megabytes never holds up
- * the page; where a worker cannot start (a page opened from `file://`), the same script runs
- * on the page instead. The verdict goes into the box's `role="status"` element (and, as JSON,
- * its `data-verdict` for tools), and the lines with a problem are marked in the text.
+ * by the box's validator script in a Web Worker, so the check never holds up the page; where
+ * a worker cannot start (a page opened from `file://`), the same script runs on the page
+ * instead. A large message (pasted, dropped or chosen as a file) is not put into the text box,
+ * whose own layout would freeze the page for seconds: the box shows its beginning, read-only,
+ * and the whole message goes to the worker. The verdict goes into the box's `role="status"`
+ * element (and, as JSON, its `data-verdict` for tools), and the lines with a problem are marked.
  */
 import type { CheckAnswer, CheckRequest, Verdict } from './validation-service.js';
 
 const DEBOUNCE_MS = 250;
+/** Text longer than this is held apart from the text box (a browser lays out a text box of megabytes for seconds). */
+const LARGE_TEXT = 256 * 1024;
+/** How much of a held message the text box shows. */
+const PREVIEW = 64 * 1024;
+
+/** Where the message being checked is: the text box, or held apart (a large paste, a file). */
+type Source = { kind: 'typed' } | { kind: 'held'; text: string } | { kind: 'file'; file: File };
+
+const sizeText = (bytes: number): string => (bytes >= 1e6 ? `${(bytes / 1e6).toFixed(1)} MB` : `${Math.ceil(bytes / 1e3)} KB`);
 
 type Validate = (request: CheckRequest, done: (answer: CheckAnswer) => void) => void;
 
@@ -50,7 +61,7 @@ function onPage(scripts: readonly string[]): Validate {
   let loaded: Promise<void> | undefined;
   return (request, done) => {
     loaded ??= scripts.reduce((previous, src) => previous.then(() => loadScript(src)), Promise.resolve());
-    void loaded.then(() => done(window.catalogCheck!(request)));
+    void loaded.then(() => window.catalogCheck!(request)).then(done);
   };
 }
 
@@ -63,7 +74,9 @@ class ValidatorBox {
   private readonly status: HTMLElement;
   private readonly marks: HTMLElement;
   private readonly strict: HTMLInputElement | null;
+  private readonly held: HTMLElement;
   private validate: Validate;
+  private source: Source = { kind: 'typed' };
   private lastId = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private markedLines: number[] = [];
@@ -73,15 +86,58 @@ class ValidatorBox {
     this.status = box.querySelector<HTMLElement>('[role="status"]')!;
     this.marks = box.querySelector<HTMLElement>('.marks')!;
     this.strict = box.querySelector<HTMLInputElement>('input.strict');
+    this.held = box.querySelector<HTMLElement>('.held')!;
     const fallBack = (): void => {
       this.validate = onPage([...requires, src]);
       this.check();
     };
     this.validate = startWorker(src, fallBack) ?? onPage([...requires, src]);
     this.text.addEventListener('input', () => this.schedule());
+    this.text.addEventListener('paste', (event) => {
+      const pasted = event.clipboardData?.getData('text/plain') ?? '';
+      if (pasted.length <= LARGE_TEXT) return;
+      event.preventDefault();
+      this.hold({ kind: 'held', text: pasted }, pasted.slice(0, PREVIEW), `this pasted message of ${sizeText(pasted.length)}`);
+    });
+    this.text.addEventListener('drop', (event) => {
+      const file = event.dataTransfer?.files[0];
+      if (!file) return;
+      event.preventDefault();
+      this.holdFile(file);
+    });
+    box.querySelector<HTMLInputElement>('input.file')?.addEventListener('change', (event) => {
+      const file = (event.target as HTMLInputElement).files?.[0];
+      if (file) this.holdFile(file);
+    });
+    this.held.querySelector('button')!.addEventListener('click', () => {
+      this.source = { kind: 'typed' };
+      this.text.readOnly = false;
+      this.text.value = '';
+      this.held.hidden = true;
+      this.text.focus();
+      this.check();
+    });
     this.strict?.addEventListener('change', () => this.check());
     this.text.addEventListener('scroll', () => this.drawMarks());
     window.addEventListener('resize', () => this.drawMarks());
+    this.check();
+  }
+
+  private holdFile(file: File): void {
+    void file
+      .slice(0, PREVIEW)
+      .text()
+      .then((preview) => this.hold({ kind: 'file', file }, preview, `${file.name} (${sizeText(file.size)})`));
+  }
+
+  /** Checks a message kept out of the text box, which shows its beginning read-only. */
+  private hold(source: Exclude<Source, { kind: 'typed' }>, preview: string, what: string): void {
+    this.source = source;
+    const cut = preview.lastIndexOf('\n');
+    this.text.value = cut > 0 && preview.length >= PREVIEW ? preview.slice(0, cut) : preview;
+    this.text.readOnly = true;
+    this.held.querySelector('span')!.textContent = `Checking ${what}; the box shows its beginning, read-only.`;
+    this.held.hidden = false;
     this.check();
   }
 
@@ -99,7 +155,9 @@ class ValidatorBox {
     this.status.dataset.state = 'checking';
     // For tools measuring the page: when a check was handed to the validator.
     performance.mark('validator-check');
-    this.validate({ id, text: this.text.value, strict: this.strict?.checked === true }, (answer) => {
+    const strict = this.strict?.checked === true;
+    const message = this.source.kind === 'typed' ? { text: this.text.value } : this.source.kind === 'held' ? { text: this.source.text } : { file: this.source.file };
+    this.validate({ id, ...message, strict }, (answer) => {
       if (answer.id !== this.lastId) return; // the text changed since: a newer verdict is coming
       this.show(answer);
     });

@@ -16,6 +16,8 @@ export function validatorBox(options: { validator: string; requires?: string[]; 
 <textarea aria-label="Message to validate" aria-describedby="validator-hint" rows="${options.rows ?? 14}" spellcheck="false" autocomplete="off" autocapitalize="off" wrap="off">${options.example}</textarea>
 </div>
 <p id="validator-hint" class="hint">Checked as you type. The verdict is the package’s own, and lines with a problem are marked.</p>
+<p class="held" hidden><span></span> <button type="button">Type a message instead</button></p>
+<p class="file-input"><label>Or check a file (any size): <input type="file" class="file" accept=".json,.txt,application/json,text/plain"></label></p>
 <div role="status" class="verdict" data-state="idle"><p>The verdict appears here.</p></div>
 </section>`;
 }
