@@ -1,8 +1,8 @@
 import type { CatalogEvent } from '../generated/types.js';
-import { firstSlotOf, type CompiledEventSlot } from '../generated/registry.cjs';
 import { payloadRejection } from './internal/check-payload.js';
 import { isPlainObject } from './internal/plain-object.js';
 import { envelopeRejection, notAnObject, unknownEventRejection } from './internal/envelope.js';
+import { firstSlotOf, type CompiledEventSlot } from './internal/event-slots.js';
 import { valueOrThrow, type EventError, type ValidateOptions, type ValidationResult } from './internal/result.js';
 import { unreadable } from './internal/unreadable.js';
 import { isStrict } from './internal/validate-options.js';

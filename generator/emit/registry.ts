@@ -6,58 +6,31 @@ import { validatorPaths } from './validator-paths.js';
 import { RUNTIME_IMPORTS } from '../../runtime/contract/runtime-imports.js';
 
 /**
- * `registry.cjs` (+ `.d.cts`), plain CommonJS text: what the runtime dispatches on. Type →
- * the slot of its first version, each slot linked to the next version of the same type: one
- * `Map` lookup and (almost always) one string comparison reach any event. A slot's checks are
- * stubs that `require` that event's validator module the first time one is called and then
- * put the module's own checks in their place, so importing the package parses no validator
- * code and a warm call goes straight to the generated function. `firstSlotOf` finds a type's
- * slot without hashing the string (see `typeDispatch`). The `require` paths are
- * string literals, so bundlers still find every module. Also the public `eventCatalog`
- * list, and `messageSchemaId`, the one place the runtime learns how message schemas are named.
+ * `registry.cjs` (+ `.d.cts`), plain CommonJS text: what the run time dispatches on, as data.
+ * Each event type with its versions in catalog order, each version with loaders of its
+ * validator module and its ajv all-errors module: literal `require` calls, so bundlers still
+ * find every module, that the run time makes only when an event first needs them. The code
+ * around them (the slots that load a module on first call and then hold its checks) is the
+ * runtime's own, `runtime/internal/event-slots.ts`, compiled once. Also `typeIndex`, a
+ * decision tree on a type's length and characters written for the catalog's types (see
+ * `typeDispatch`), the public `eventCatalog` list, and `messageSchemaId`, the one place the
+ * runtime learns how message schemas are named.
  */
 export function emitRegistry(model: CatalogModel): EmittedFile[] {
   const byType = new Map<string, CatalogModel['events'][number][]>();
   for (const event of model.events) byType.set(event.type, [...(byType.get(event.type) ?? []), event]);
-  const slotChain = (versions: CatalogModel['events'][number][]): string =>
-    versions.reduceRight(
-      (next, event) =>
-        `slot(${JSON.stringify(event.version)}, () => require(${JSON.stringify(`./${validatorPaths.module(event)}`)}), () => require(${JSON.stringify(`./${validatorPaths.errorsModule(event)}`)}), ${next})`,
-      'undefined',
-    );
+  const version = (event: CatalogModel['events'][number]): string =>
+    `[${JSON.stringify(event.version)}, () => require(${JSON.stringify(`./${validatorPaths.module(event)}`)}), () => require(${JSON.stringify(`./${validatorPaths.errorsModule(event)}`)})]`;
   const banner = codeBanner(model.sourceFiles);
   const catalogEntry = (e: CatalogModel['events'][number]): string =>
     `Object.freeze({ type: ${JSON.stringify(e.type)}, version: ${JSON.stringify(e.version)}, name: ${JSON.stringify(e.name)}, open: ${e.open !== false} }),`;
 
   const module = [
     "'use strict';",
-    '/** One event version: its checks (stubs until its module is loaded), its modules, and the next version of its type. */',
-    'function slot(version, load, loadErrors, next) {',
-    '  let loaded;',
-    '  let errors;',
-    '  const module = () => {',
-    '    if (loaded === undefined) {',
-    '      loaded = load();',
-    '      self.tolerant = loaded.accepts.tolerant;',
-    '      self.strict = loaded.accepts.strict;',
-    '    }',
-    '    return loaded;',
-    '  };',
-    '  const self = {',
-    '    version,',
-    '    tolerant: (payload) => module().accepts.tolerant(payload),',
-    '    strict: (payload) => module().accepts.strict(payload),',
-    '    module,',
-    '    errors: () => (errors ??= loadErrors()),',
-    '    next,',
-    '  };',
-    '  return self;',
-    '}',
-    '',
-    '/** Event type → the slot of its first version; the others follow through `next`. A `Map`: safe for any string a message carries. */',
-    'exports.compiledEvents = new Map([',
-    ...[...byType].map(([type, versions]) => `  [${JSON.stringify(type)}, ${slotChain(versions)}],`),
-    ']);',
+    '/** Each event type and its versions, in catalog order: a version, then loaders of its validator module and of its all-errors module. */',
+    'exports.eventTypes = [',
+    ...[...byType].map(([type, versions]) => `  [${JSON.stringify(type)}, [${versions.map(version).join(', ')}]],`),
+    '];',
     '',
     ...typeDispatch([...byType.keys()]),
     '',
@@ -69,25 +42,12 @@ export function emitRegistry(model: CatalogModel): EmittedFile[] {
     `exports.messageSchemaId = function messageSchemaId(type, version) {\n  return ${messageSchemaIdExpression('type', 'version')};\n};`,
   ];
 
-  const declarations = `${banner}import type { AllErrorsValidators, CompiledEventModule } from '${RUNTIME_IMPORTS.registryTypes}' with { 'resolution-mode': 'import' };
+  const declarations = `${banner}import type { RegistryEventType } from '${RUNTIME_IMPORTS.registryTypes}' with { 'resolution-mode': 'import' };
 
-/** One event version of the registry. */
-export interface CompiledEventSlot {
-  readonly version: string;
-  /** The event's payload checks (\`accepts\` of its module); the first call loads the module. */
-  readonly tolerant: (payload: unknown) => boolean;
-  readonly strict: (payload: unknown) => boolean;
-  /** The event's validator module, loaded on first call. */
-  readonly module: () => CompiledEventModule;
-  /** ajv's all-errors validators of the event, loaded on its first rejection. */
-  readonly errors: () => AllErrorsValidators;
-  /** The next version of the same event type. */
-  readonly next: CompiledEventSlot | undefined;
-}
-/** Event type → the slot of its first version; the others follow through \`next\`. */
-export declare const compiledEvents: ReadonlyMap<string, CompiledEventSlot>;
-/** \`compiledEvents.get(type)\`, without hashing \`type\`: the fast way for a string just parsed from a message. */
-export declare function firstSlotOf(type: string): CompiledEventSlot | undefined;
+/** Each event type and its versions, in catalog order: a version, then loaders of its validator module and of its all-errors module. */
+export declare const eventTypes: readonly RegistryEventType[];
+/** Where \`type\` is in \`eventTypes\`, read from its length and a few of its characters (compare the whole string to be sure); -1 for none. */
+export declare function typeIndex(type: string): number;
 /** Every event version in the catalog, in catalog order. */
 export declare const eventCatalog: readonly { readonly type: string; readonly version: string; readonly name: string; readonly open: boolean }[];
 /** The \`$id\` of an event version's message schema (\`schemas/events/<type>/<version>/message.schema.json\`). */
@@ -106,37 +66,23 @@ function messageSchemaIdExpression(type: string, version: string): string {
 }
 
 /**
- * `firstSlotOf(type)`: the same answer as `compiledEvents.get(type)`, for the string a message
- * has just been parsed into. A `Map` first hashes the whole string (a new string has no hash
- * yet); this reads its length and a few of its characters, in a decision tree written here for
- * the catalog's types, then compares the whole string once with the one type it can be.
+ * `typeIndex(type)`: where a type is in `eventTypes`, for the string a message has just been
+ * parsed into. A `Map` first hashes the whole string (a new string has no hash yet); this
+ * reads its length and a few of its characters, in a decision tree written here for the
+ * catalog's types. The run time compares the whole string once with the one type it can be.
  */
 function typeDispatch(types: readonly string[]): string[] {
   const index = new Map(types.map((type, i) => [type, i]));
   const byLength = groupBy(types, (type) => type.length);
   const lines = [
-    '/** The catalog\'s event types and their first slots, in the order of `compiledEvents`. */',
-    'const eventTypes = [...exports.compiledEvents.keys()];',
-    'const firstSlots = [...exports.compiledEvents.values()];',
-    '',
-    '/** Where `type` would be in `eventTypes`, read from its length and some of its characters only (a decision tree over the catalog\'s types); -1 for none. */',
-    'function typeIndex(type) {',
+    '/** Where `type` is in `eventTypes`, read from its length and some of its characters only (a decision tree over the catalog\'s types); -1 for none. */',
+    'exports.typeIndex = function typeIndex(type) {',
     '  switch (type.length) {',
   ];
   for (const [length, group] of [...byLength].sort(([a], [b]) => a - b)) {
     lines.push(`    case ${length}:`, ...decide(group, index, '      '));
   }
-  lines.push(
-    '  }',
-    '  return -1;',
-    '}',
-    '',
-    '/** `compiledEvents.get(type)`, without hashing `type`: the decision tree, then one comparison of the whole string. */',
-    'exports.firstSlotOf = function firstSlotOf(type) {',
-    '  const i = typeIndex(type);',
-    '  return i >= 0 && eventTypes[i] === type ? firstSlots[i] : undefined;',
-    '};',
-  );
+  lines.push('  }', '  return -1;', '};');
   return lines;
 }
 

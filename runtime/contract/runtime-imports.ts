@@ -8,8 +8,8 @@ export const RUNTIME_IMPORTS = {
   eventEntry: '../../../runtime/entries/define-event-validator.js',
   /** From `generated/validators/<type>/<version>.d.cts`: the compiled validators' types. */
   validatorTypes: '../../../runtime/contract/compiled-validator.js',
-  /** From `generated/registry.d.cts`. */
-  registryTypes: '../runtime/contract/compiled-validator.js',
+  /** From `generated/registry.d.cts`: the shape of what it lists. */
+  registryTypes: '../runtime/contract/registry.js',
   /** From `generated/api/validators.d.cts` and `generated/api/operation-validators.ts`. */
   apiValidatorTypes: '../../runtime/contract/compiled-validator.js',
 } as const;

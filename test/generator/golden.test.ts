@@ -16,6 +16,7 @@ import { readCatalogDir } from '../../generator/catalog/load-catalog.js';
 import { generate } from '../../generator/generate.js';
 import type { EmittedFile } from '../../generator/emit/emitted-file.js';
 import { compareGenerated, listFiles, writeGenerated } from '../../generator/write/write-generated.js';
+import { RUNTIME_IMPORTS } from '../../runtime/contract/runtime-imports.js';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
@@ -60,8 +61,9 @@ it('type-checks every golden TypeScript file, with the runtime that imports it, 
   });
   // The hand-written runtime compiles against each fixture's generated types too.
   const runtimeDir = fileURLToPath(new URL('../../runtime/', import.meta.url));
-  // The root's modules and the code they import, followed from the root and the entries (not the CLI, REST or the adapters).
-  const runtimeFiles = runtimeModulesFrom(runtimeDir, ['index.ts', 'entries/index.ts']);
+  // The root's modules and the code they import, followed from the root, the entries and the modules generated code imports (not the CLI, REST or the adapters).
+  const imported = Object.values(RUNTIME_IMPORTS).map((path) => path.replace(/^(\.\.\/)+runtime\//, '').replace(/\.js$/, '.ts'));
+  const runtimeFiles = runtimeModulesFrom(runtimeDir, ['index.ts', 'entries/index.ts', ...imported]);
   let count = 0;
   for (const name of fixtures) {
     const root = `/${name}`;

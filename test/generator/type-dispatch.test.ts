@@ -1,24 +1,30 @@
 /**
- * `firstSlotOf` in `generated/registry.cjs` (a decision tree on a type's length and some of its
- * characters, then one comparison) answers exactly as `compiledEvents.get` does, for every
- * catalog type, for strings that differ from one in a single place, and for any string.
+ * `firstSlotOf` (`runtime/internal/event-slots.ts`, over the registry's generated `typeIndex`:
+ * a decision tree on a type's length and some of its characters, then one comparison) answers
+ * exactly as `compiledEvents.get` does, for every catalog type, for strings that differ from
+ * one in a single place, and for any string.
  */
-import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { CompiledEventSlot } from '../../generated/registry.cjs';
+import { eventTypes } from '../../generated/registry.cjs';
+import { compiledEvents, firstSlotOf } from '../../runtime/internal/event-slots.js';
 
-const require = createRequire(import.meta.url);
-const registry = require('../../generated/registry.cjs') as {
-  compiledEvents: ReadonlyMap<string, CompiledEventSlot>;
-  firstSlotOf(type: string): CompiledEventSlot | undefined;
-};
+const registry = { compiledEvents, firstSlotOf };
 const types = [...registry.compiledEvents.keys()];
 
 /** A string equal in content to `text` but built at run time, as `JSON.parse` builds a message's strings. */
 const fresh = (text: string): string => JSON.parse(JSON.stringify(text)) as string;
 
 describe('firstSlotOf', () => {
+  it('has a slot for each type the registry lists, its versions in catalog order', () => {
+    expect(types).toEqual(eventTypes.map(([type]) => type));
+    for (const [type, versions] of eventTypes) {
+      const found: string[] = [];
+      for (let slot = compiledEvents.get(type); slot !== undefined; slot = slot.next) found.push(slot.version);
+      expect(found, type).toEqual(versions.map(([version]) => version));
+    }
+  });
+
   it('finds the first version of every catalog type', () => {
     for (const type of types) expect(registry.firstSlotOf(fresh(type)), type).toBe(registry.compiledEvents.get(type));
   });
