@@ -1,254 +1,243 @@
 /**
- * Bus group of `npm run bench` (`--only bus`): end-to-end consume throughput on real brokers,
- * with validation (`consumeEvents`) against the same consumer loop without it, same broker,
- * same stored messages, same run. The loop without validation consumes as the adapter does
- * and does the adapter's work per message except the validation: on NATS, the adapter's
- * own pulls and queue (`pullMessages`, `DeliveryQueue`), the bytes decoded and `JSON.parse`d, the handler called
- * and awaited only if it returned a promise (as the adapter does), the ack held and sent
- * with the others of its burst by the adapter's own `AckBatch` (or a `nak` if the handler
- * threw), the counts; on Redis, the adapter's shape (an async decision that parses the
- * JSON and awaits the handler, then an awaited `XACK`). Rounds alternate the two, in an order
- * that flips every round, so that load on the machine hits both alike; uncounted rounds come
- * first, until the process has validated `warmupMessages` messages, so that what is timed is a
- * consumer in its steady state (as one that has been running for a while). Each round pairs
- * the two loops run back to back; the ratio reported is the median of the rounds' ratios,
- * with its quartiles to show the noise. The brokers run on loopback ports and are stopped at the end.
+ * Bus group of `npm run bench` (`--only bus`): consuming and publishing on real brokers
+ * (loopback `nats-server` and `redis-server` started here, stopped at the end). Every measured
+ * run is a process of its own (`bus-run.ts`) that loads one variant only (`VARIANTS`) and times
+ * it on each broker in turn: the loop a user writes with the broker's client alone; the adapter
+ * with `@opentelemetry/api` absent, installed without an SDK, or with tracing on; and the
+ * adapter as it was at `BEFORE_COMMIT`. The messages are stored once per broker; every
+ * consuming run reads all of them with a consumer of its own.
+ *
+ * Slots: each slot runs every variant once, in an order that flips every slot (the brokers'
+ * order with it), so that a drift in the machine's speed falls on both sides of a comparison
+ * alike. A ratio (`RATIOS`) is the median over the slots of the two runs' ratio in the same
+ * slot, with its quartiles. Slots run while the group's time allows another one (`seconds`),
+ * at least `minSlots` and at most `maxSlots`: a busy machine gets fewer slots rather than a
+ * group that runs for ever.
  */
-import { AckPolicy, jetstream, jetstreamManager, type Consumer } from '@nats-io/jetstream';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
-import { emptyCounts, isThenable } from '../../runtime/bus/index.js';
-import { AckBatch } from '../../runtime/nats/ack-batch.js';
-import { DeliveryQueue } from '../../runtime/nats/delivery-queue.js';
-import { pullMessages } from '../../runtime/nats/pull-messages.js';
-import { consumeEvents as consumeNats } from '../../runtime/nats/index.js';
-import { consumeEvents as consumeRedis } from '../../runtime/redis-streams/index.js';
-import { startNatsServer, startRedisServer } from '../../test/bus/brokers.js';
-import { log, summarize, type Summary } from './common.js';
+import { startNatsServer, startRedisServer, type RunningBroker } from '../../test/bus/brokers.js';
+import { bundleBus, type BusBundles } from './bus-bundles.js';
+import {
+  BROKERS,
+  NATS_DEAD_LETTER_STREAM,
+  NATS_DEAD_LETTER_SUBJECT,
+  NATS_PUBLISH_STREAM,
+  NATS_STREAM,
+  NATS_SUBJECT,
+  RATIOS,
+  REDIS_STREAM,
+  VARIANTS,
+  type Broker,
+  type BusRunJob,
+  type BusRunResult,
+  type RatioDefinition,
+} from './bus-variants.js';
+import { log, readJson, summarize, write, type Summary } from './common.js';
 
-const decoder = new TextDecoder();
-
-/** The Redis adapter's decision without validation: parse, then the handler. */
-async function decideWithoutValidation(data: string, handler: (event: unknown, message: unknown) => unknown): Promise<'handled'> {
-  await handler(JSON.parse(data), undefined);
-  return 'handled';
+export interface BusSettings {
+  /** Valid message texts (the sample stream with nothing broken), stored once per broker. */
+  texts: string[];
+  minSlots: number;
+  maxSlots: number;
+  /** Time the slots may take, s: no slot starts that would end after it (by the mean slot so far), once `minSlots` have run. */
+  seconds: number;
+  warmupChecksPerEvent: number;
+  warmupRounds: number;
+  publishBatch: number;
 }
 
-/** Times one consumer from its start until the handler has seen `count` messages. */
-async function timeUntilHandled(count: number, start: (handler: (event: unknown, message: unknown) => unknown) => Promise<() => Promise<unknown>>): Promise<number> {
-  let handled = 0;
-  let done!: () => void;
-  const allHandled = new Promise<void>((resolve) => (done = resolve));
-  const began = performance.now();
-  const stop = await start(() => {
-    if (++handled === count) done();
-  });
-  await allHandled;
-  const ms = performance.now() - began;
-  await stop();
-  return ms;
-}
-
-export interface BrokerResult {
-  /** Uncounted rounds run first on this broker. */
-  warmupRounds?: number;
-  validated: Summary;
-  plain: Summary;
-  /** Median of the rounds' ratios (validated ÷ plain, each round's two loops back to back). */
-  ratio: number;
-  /** The rounds' ratios: quartiles and extremes. */
+export interface BusRatio extends RatioDefinition {
+  /** The slots' ratios: median, quartiles and extremes. */
   ratios: Summary;
 }
 
-async function benchNats(texts: string[], rounds: Rounds): Promise<BrokerResult> {
-  const server = await startNatsServer();
-  const nc = await connect({ servers: server.url });
-  try {
-    const jsm = await jetstreamManager(nc);
-    const js = jetstream(nc);
-    await jsm.streams.add({ name: 'BENCH', subjects: ['bench.>'] });
-    await jsm.streams.add({ name: 'BENCH_DEAD', subjects: ['bench-dead.>'] });
-    for (let i = 0; i < texts.length; i += 500) await Promise.all(texts.slice(i, i + 500).map((text) => js.publish('bench.events', text)));
-    let round = 0;
-    const freshConsumer = async (): Promise<Consumer> => {
-      const name = `round-${round++}`;
-      await jsm.consumers.add('BENCH', { durable_name: name, ack_policy: AckPolicy.Explicit });
-      return js.consumers.get('BENCH', name);
-    };
-    return await alternate('nats', rounds, texts.length, {
-      validated: () =>
-        timeUntilHandled(texts.length, async (handler) => {
-          const consumption = consumeNats(await freshConsumer(), handler, { js, deadLetterSubject: 'bench-dead.events' });
-          return () => consumption.stop();
-        }),
-      plain: () =>
-        timeUntilHandled(texts.length, async (handler) => {
-          const queue = new DeliveryQueue();
-          const puller = pullMessages(await freshConsumer(), queue, { maxMessages: 100, nc });
-          const loop = (async () => {
-            const counts = emptyCounts();
-            const acks = new AckBatch(counts, 100, 10);
-            for (;;) {
-              const msg = queue.shift();
-              if (msg === undefined) {
-                if (await queue.wait()) continue;
-                break;
-              }
-              try {
-                const returned = handler(JSON.parse(decoder.decode(msg.data)), msg);
-                if (isThenable(returned)) {
-                  acks.send();
-                  await returned;
-                }
-                acks.hold(msg, false);
-              } catch {
-                msg.nak();
-                counts.received++;
-                counts.retried++;
-              }
-            }
-            acks.send();
-            return counts;
-          })();
-          return async () => {
-            await puller.stop();
-            await loop;
-          };
-        }),
-    });
-  } finally {
-    await nc.close();
-    await server.stop();
-  }
-}
-
-async function benchRedis(texts: string[], rounds: Rounds): Promise<BrokerResult> {
-  const server = await startRedisServer();
-  const admin = new Redis(server.url);
-  const reader = new Redis(server.url);
-  try {
-    for (let i = 0; i < texts.length; i += 1000) {
-      const pipeline = admin.pipeline();
-      for (const text of texts.slice(i, i + 1000)) pipeline.xadd('bench', '*', 'message', text);
-      await pipeline.exec();
-    }
-    let round = 0;
-    const freshGroup = async (): Promise<string> => {
-      const group = `round-${round++}`;
-      await admin.xgroup('CREATE', 'bench', group, '0');
-      return group;
-    };
-    return await alternate('redis', rounds, texts.length, {
-      validated: () =>
-        timeUntilHandled(texts.length, async (handler) => {
-          const consumption = consumeRedis(reader, handler, { stream: 'bench', group: await freshGroup(), consumer: 'c', deadLetterStream: 'bench:dead', blockMs: 100 });
-          return () => consumption.stop();
-        }),
-      plain: () =>
-        timeUntilHandled(texts.length, async (handler) => {
-          const group = await freshGroup();
-          let stopping = false;
-          const loop = (async () => {
-            while (!stopping) {
-              const reply = (await reader.xreadgroup('GROUP', group, 'c', 'COUNT', 100, 'BLOCK', 100, 'STREAMS', 'bench', '>')) as [string, [string, string[]][]][] | null;
-              for (const [id, fields] of reply?.[0]?.[1] ?? []) {
-                await decideWithoutValidation(fields[1]!, handler);
-                await reader.xack('bench', group, id);
-              }
-            }
-          })();
-          return async () => {
-            stopping = true;
-            await loop;
-          };
-        }),
-    });
-  } finally {
-    reader.disconnect();
-    admin.disconnect();
-    await server.stop();
-  }
-}
-
-interface Rounds {
-  /** Uncounted rounds run until the process has validated this many messages (and at least one round per broker). */
-  warmupMessages: number;
-  counted: number;
-}
-
-/** Messages validated in this process so far, over both brokers: the engine's compiled state carries over. */
-let validatedSoFar = 0;
-
-/**
- * Runs the counted rounds of both consumers after the uncounted ones: the validators load
- * on first use of each event, and the engine compiles an event's checks only after
- * thousands of calls, while the rarest events come a few times a round; so a consumer
- * reaches its steady state only after a few million messages (measured here: after 600,000, 167 of the 228
- * events' checks still ran as baseline code; after 2,100,000, 46). The order flips every
- * round, so that neither always runs right after the other.
- */
-async function alternate(broker: string, { warmupMessages, counted }: Rounds, messages: number, run: { validated: () => Promise<number>; plain: () => Promise<number> }): Promise<BrokerResult & { warmupRounds: number }> {
-  const validated: number[] = [];
-  const plain: number[] = [];
-  let warmupRounds = 0;
-  for (let r = 0; r < counted; ) {
-    const warming = warmupRounds === 0 || validatedSoFar < warmupMessages;
-    let v: number;
-    let p: number;
-    if ((warmupRounds + r) % 2 === 0) {
-      p = await run.plain();
-      v = await run.validated();
-    } else {
-      v = await run.validated();
-      p = await run.plain();
-    }
-    validatedSoFar += messages;
-    if (warming) {
-      warmupRounds++;
-      continue;
-    }
-    validated.push(v);
-    plain.push(p);
-    r++;
-    log(`${broker} round ${r}/${counted}: validated ${v.toFixed(0)} ms, plain ${p.toFixed(0)} ms`);
-  }
-  log(`${broker}: ${warmupRounds} uncounted rounds first`);
-  return { ...result(validated, plain), warmupRounds };
-}
-
-function result(validated: number[], plain: number[]): BrokerResult {
-  const ratios = summarize(validated.map((v, i) => v / plain[i]!));
-  return { validated: summarize(validated), plain: summarize(plain), ratio: ratios.median, ratios };
+export interface BrokerBusResult {
+  /** Each variant's timed round, ms, over the slots. */
+  runs: Record<string, Summary>;
+  /** Each variant's untimed rounds, ms, over the slots. */
+  warmupRoundsMs: Record<string, Summary>;
+  ratios: BusRatio[];
 }
 
 export interface BusResult {
-  /** Valid messages stored once per broker and consumed in every round. */
+  /** Messages stored per broker, consumed by every consuming run and published by every publishing run. */
   messages: number;
-  rounds: number;
-  /** Messages the process validated before the first counted round of each broker. */
-  warmupMessages: number;
-  nats: BrokerResult;
-  redis: BrokerResult;
+  /** Slots run. */
+  slots: number;
+  minSlots: number;
+  maxSlots: number;
+  seconds: number;
+  /** Wall time of the slots, ms. */
+  slotsMs: number;
+  warmupChecksPerEvent: number;
+  warmupRounds: number;
+  publishBatch: number;
+  /** Event versions among the stored messages. */
+  events: number;
+  /** Each variant's process, spawn to exit, ms, over the slots. */
+  processMs: Record<string, Summary>;
+  /** Each variant's warm-up of the checks, ms, over the slots. */
+  warmupChecksMs: Record<string, Summary>;
+  nats: BrokerBusResult;
+  redis: BrokerBusResult;
 }
 
-/** The bus group as the harness hands it to the bench worker: the messages are prepared there. */
-export interface BusJob {
-  group: 'bus';
-  /** Valid message texts (the sample stream with nothing broken). */
-  texts: string[];
-  rounds: number;
-  warmupMessages: number;
+/** The two brokers, the messages stored on each, and where the run processes find them. */
+async function prepareBrokers(texts: string[]): Promise<{ urls: Record<Broker, string>; stop(): Promise<void> }> {
+  const servers: RunningBroker[] = [];
+  try {
+    servers.push(await startNatsServer(), await startRedisServer());
+    const [natsServer, redisServer] = servers as [RunningBroker, RunningBroker];
+    const nc = await connect({ servers: natsServer.url });
+    try {
+      const jsm = await jetstreamManager(nc);
+      const js = jetstream(nc);
+      await jsm.streams.add({ name: NATS_STREAM, subjects: [NATS_SUBJECT] });
+      await jsm.streams.add({ name: NATS_DEAD_LETTER_STREAM, subjects: [NATS_DEAD_LETTER_SUBJECT] });
+      // publishEvent's default subjects, events.<type>.<version>.
+      await jsm.streams.add({ name: NATS_PUBLISH_STREAM, subjects: ['events.>'] });
+      for (let i = 0; i < texts.length; i += 500) await Promise.all(texts.slice(i, i + 500).map((text) => js.publish(NATS_SUBJECT, text)));
+      const stored = (await jsm.streams.info(NATS_STREAM)).state.messages;
+      if (stored !== texts.length) throw new Error(`bus: NATS stored ${stored} of ${texts.length} messages`);
+    } finally {
+      await nc.close();
+    }
+    const redis = new Redis(redisServer.url);
+    try {
+      for (let i = 0; i < texts.length; i += 1000) {
+        const pipeline = redis.pipeline();
+        for (const text of texts.slice(i, i + 1000)) pipeline.xadd(REDIS_STREAM, '*', 'message', text);
+        await pipeline.exec();
+      }
+      const stored = await redis.xlen(REDIS_STREAM);
+      if (stored !== texts.length) throw new Error(`bus: Redis stored ${stored} of ${texts.length} entries`);
+    } finally {
+      redis.disconnect();
+    }
+    return {
+      urls: { nats: natsServer.url, redis: redisServer.url },
+      stop: async () => {
+        await Promise.all(servers.map((s) => s.stop()));
+      },
+    };
+  } catch (error) {
+    await Promise.all(servers.map((s) => s.stop()));
+    throw error;
+  }
 }
 
-/**
- * Runs in the bench worker, a plain `node` process: the adapters and the loop without
- * validation are compiled alike (bundled by esbuild), so neither carries a loader's additions.
- */
-export async function measureBus(job: BusJob): Promise<BusResult> {
-  const { texts } = job;
-  const rounds: Rounds = { warmupMessages: job.warmupMessages, counted: job.rounds };
-  log(`${texts.length} valid messages of every catalog event; uncounted rounds until ${rounds.warmupMessages} validated, then ${rounds.counted} counted alternating rounds per broker`);
-  const nats = await benchNats(texts, rounds);
-  const redis = await benchRedis(texts, rounds);
-  return { messages: texts.length, rounds: rounds.counted, warmupMessages: rounds.warmupMessages, nats, redis };
+/** Runs one process to its end, timed from spawn to exit; rejects with its output when it fails. */
+function runProcess(bundles: BusBundles, job: BusRunJob, hide: boolean): Promise<BusRunResult & { processMs: number }> {
+  const jobFile = join(bundles.dir, `${job.runId}.job.json`);
+  const resultFile = join(bundles.dir, `${job.runId}.result.json`);
+  write(jobFile, JSON.stringify(job));
+  return new Promise((resolve, reject) => {
+    const spawned = performance.now();
+    const child = spawn(process.execPath, ['--import', bundles.hook, bundles.run, jobFile, resultFile], {
+      cwd: bundles.dir,
+      env: { ...process.env, BENCH_HIDE_OPENTELEMETRY: hide ? '1' : '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    const keep = (chunk: Buffer) => (output = (output + chunk.toString()).slice(-8000));
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 600_000);
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ ...readJson<BusRunResult>(resultFile), processMs: performance.now() - spawned });
+      else reject(new Error(`bus run ${job.runId} (${job.variant}) exited with ${code ?? signal}\n${output}`));
+    });
+  });
+}
+
+export async function measureBus(work: string, settings: BusSettings): Promise<BusResult> {
+  const { texts, minSlots, maxSlots, seconds } = settings;
+  const bundles = await bundleBus(work);
+  const textsFile = join(bundles.dir, 'texts.json');
+  write(textsFile, JSON.stringify(texts));
+  const events = new Set(
+    texts.map((text) => {
+      const { type, version } = JSON.parse(text) as { type: string; version: string };
+      return `${type}@${version}`;
+    }),
+  ).size;
+  log(
+    `bus: ${texts.length} valid messages of ${events} event versions per broker; ${minSlots}–${maxSlots} slots (as many as fit in ${seconds} s) of ${VARIANTS.length} variants × ${BROKERS.length} brokers, ` +
+      `each run a process on both brokers (${settings.warmupChecksPerEvent} checks per event, then per broker ${settings.warmupRounds} untimed rounds and one timed)`,
+  );
+  const brokers = await prepareBrokers(texts);
+  const times: Record<Broker, Record<string, number[]>> = { nats: {}, redis: {} };
+  const warmupRounds: Record<Broker, Record<string, number[]>> = { nats: {}, redis: {} };
+  const processes: Record<string, number[]> = {};
+  const warmupChecks: Record<string, number[]> = {};
+  const began = performance.now();
+  let slots = 0;
+  const anotherFits = () => {
+    const elapsed = performance.now() - began;
+    return slots < minSlots || (slots < maxSlots && elapsed + elapsed / slots <= seconds * 1000);
+  };
+  try {
+    for (; anotherFits(); slots++) {
+      const slot = slots;
+      const flip = slot % 2 === 1;
+      const order = flip ? [...VARIANTS].reverse() : VARIANTS;
+      const brokerOrder = flip ? [...BROKERS].reverse() : BROKERS;
+      const line: string[] = [];
+      for (const v of order) {
+        const job: BusRunJob = {
+          brokers: brokerOrder.map((broker) => ({ broker, url: brokers.urls[broker] })),
+          variant: v.id,
+          runId: `s${slot}-${v.id}`,
+          ...(v.code === 'current' && { adapterModule: bundles.current }),
+          ...(v.code === 'before' && { adapterModule: bundles.before }),
+          ...(v.openTelemetry === 'sdk' && { tracingModule: bundles.tracing }),
+          textsFile,
+          warmupChecksPerEvent: settings.warmupChecksPerEvent,
+          warmupRounds: settings.warmupRounds,
+          publishBatch: settings.publishBatch,
+        };
+        const result = await runProcess(bundles, job, v.openTelemetry === 'hidden');
+        for (const broker of brokerOrder) {
+          const run = result.brokers[broker];
+          if (run === undefined) throw new Error(`bus run ${job.runId}: no result on ${broker}`);
+          (times[broker][v.id] ??= []).push(run.ms);
+          (warmupRounds[broker][v.id] ??= []).push(run.warmupRoundsMs);
+        }
+        (processes[v.id] ??= []).push(result.processMs);
+        (warmupChecks[v.id] ??= []).push(result.warmupChecksMs);
+        line.push(`${v.id} ${brokerOrder.map((broker) => `${broker} ${result.brokers[broker]!.ms.toFixed(0)}`).join(' ')} (process ${(result.processMs / 1000).toFixed(1)} s)`);
+      }
+      log(`bus slot ${slot + 1}: ${line.join(', ')} ms`);
+    }
+  } finally {
+    await brokers.stop();
+  }
+  const slotsMs = performance.now() - began;
+  const brokerResult = (broker: Broker): BrokerBusResult => ({
+    runs: Object.fromEntries(Object.entries(times[broker]).map(([id, ms]) => [id, summarize(ms)])),
+    warmupRoundsMs: Object.fromEntries(Object.entries(warmupRounds[broker]).map(([id, ms]) => [id, summarize(ms)])),
+    ratios: RATIOS.map((r) => ({ ...r, ratios: summarize(times[broker][r.first]!.map((ms, slot) => ms / times[broker][r.second]![slot]!)) })),
+  });
+  return {
+    messages: texts.length,
+    slots,
+    minSlots,
+    maxSlots,
+    seconds,
+    slotsMs,
+    warmupChecksPerEvent: settings.warmupChecksPerEvent,
+    warmupRounds: settings.warmupRounds,
+    publishBatch: settings.publishBatch,
+    events,
+    processMs: Object.fromEntries(Object.entries(processes).map(([id, ms]) => [id, summarize(ms)])),
+    warmupChecksMs: Object.fromEntries(Object.entries(warmupChecks).map(([id, ms]) => [id, summarize(ms)])),
+    nats: brokerResult('nats'),
+    redis: brokerResult('redis'),
+  };
 }

@@ -5,6 +5,7 @@
  */
 import type { BusResult } from './bus-throughput.js';
 import type { EmulatorResult } from './emulator-throughput.js';
+import { BEFORE_COMMIT, BROKERS, variant, VARIANTS, type Broker } from './bus-variants.js';
 import type { ColdStartResult } from './cold-start.js';
 import type { MachineInfo } from './common.js';
 import { ERROR_PATH_PEERS, type ErrorPathResult } from './error-path.js';
@@ -21,7 +22,7 @@ export interface BenchResults {
   quick: boolean;
   machine: MachineInfo;
   package: { kind: 'dist' | 'source'; description: string; events: number; buildMs?: number } | null;
-  settings: { count: number; busCount?: number; busRounds?: number; busWarmupMessages?: number; timing: TimingOptions; paired?: PairedOptions; coldRuns: number; generateRuns: number; factors: number[]; tscRuns: number; heapRuns: number };
+  settings: { count: number; busCount?: number; timing: TimingOptions; paired?: PairedOptions; coldRuns: number; generateRuns: number; factors: number[]; tscRuns: number; heapRuns: number };
   groups: Group[];
   /** Wall time of each step of the run (groups, and preparing the package), ms. */
   groupMs: Record<string, number>;
@@ -155,17 +156,22 @@ function targets(r: BenchResults): TargetCheck[] {
 
   const b = r.bus;
   if (b) {
-    for (const broker of ['nats', 'redis'] as const) {
-      const { validated, plain, ratio: measured, ratios } = b[broker];
-      out.push({
-        id: `bus.${broker}`,
-        group: 'bus',
-        text: `${broker === 'nats' ? 'NATS JetStream' : 'Redis Streams'}: consuming with validation ≤ 1.10× the time of the same loop without it`,
-        measured,
-        measuredText: `${ratio(measured)}, median of ${b.rounds} rounds (quartiles ${ratio(ratios.p25)}–${ratio(ratios.p75)}; medians ${ms(validated.median)} vs ${ms(plain.median)} for ${int(b.messages)} messages)`,
-        met: measured <= 1.1,
-        gap: `validation would need to cost ≤ ${ms(plain.median * 0.1)} over the ${int(b.messages)} messages (now ${ms(validated.median - plain.median)})`,
-      });
+    for (const broker of BROKERS) {
+      for (const ratioResult of b[broker].ratios) {
+        if (ratioResult.limit === undefined) continue;
+        const { first, second, limit, ratios } = ratioResult;
+        const mine = b[broker].runs[first]!;
+        const theirs = b[broker].runs[second]!;
+        out.push({
+          id: `bus.${broker}.${first}-vs-${second}`,
+          group: 'bus',
+          text: busTargetText(broker, first, second, limit, b.messages),
+          measured: ratios.median,
+          measuredText: `${ratio(ratios.median)}, median of ${int(b.slots)} slot${b.slots === 1 ? '' : 's'} (quartiles ${ratio(ratios.p25)}–${ratio(ratios.p75)}; medians ${ms(mine.median)} vs ${ms(theirs.median)})`,
+          met: ratios.median <= limit,
+          gap: `${ratio(ratios.median / limit)} too slow: ${variant(first).short} would need ≤ ${ms(theirs.median * limit)} (median now ${ms(mine.median)})`,
+        });
+      }
     }
   }
 
@@ -569,28 +575,79 @@ function freshTable(t: ThroughputResult): string[] {
   ];
 }
 
+const BROKER_NAMES: Record<Broker, string> = { nats: 'NATS JetStream', redis: 'Redis Streams' };
+const PEER_NAMES: Record<Broker, string> = { nats: "nats.js's own `consume()` loop", redis: 'the `XREADGROUP COUNT 100`, one `XACK` per batch loop' };
+
+function busTargetText(broker: Broker, first: string, second: string, limit: number, messages: number): string {
+  const within = `≤ ${num(limit, 2)}×`;
+  if (second === 'peer') {
+    const setup = first === 'absent' ? '`@opentelemetry/api` absent' : 'API installed, no SDK registered';
+    return `${BROKER_NAMES[broker]}: consuming ${int(messages)} valid messages (${setup}) ${within} the time of ${PEER_NAMES[broker]}`;
+  }
+  if (variant(first).operation === 'publish') return `${BROKER_NAMES[broker]}: \`publishEvent\` of ${int(messages)} events, \`@opentelemetry/api\` absent, ${within} the time at ${BEFORE_COMMIT}`;
+  return `${BROKER_NAMES[broker]}: consuming ${int(messages)} valid messages, \`@opentelemetry/api\` absent, ${within} the time at ${BEFORE_COMMIT}`;
+}
+
 function busSection(b: BusResult): string[] {
   const rate = (median: number): string => `${int((b.messages / median) * 1000)} msg/s`;
+  const comparison = (first: string, second: string): string => `${variant(first).short} ÷ ${variant(second).short}`;
+  const plural = (n: number, one: string, many: string): string => `${int(n)} ${n === 1 ? one : many}`;
   return [
     '## 7. On a real bus',
     '',
-    `End to end on loopback brokers started by the bench (Debian's \`nats-server\` and \`redis-server\`): ${int(b.messages)} valid messages of every catalog event, stored once, ` +
-      `consumed in full by \`consumeEvents\` (decode, validate, handle, acknowledge) and by the same consumer loop without validation (parse, handle, acknowledge), ` +
-      `alternating (the order flips every round), ${b.rounds} counted rounds per broker. Uncounted rounds come first (NATS ${b.nats.warmupRounds ?? 1}, Redis ${b.redis.warmupRounds ?? 1}), ` +
-      `until the process has validated ${int(b.warmupMessages ?? 0)} messages. The engine compiles an event's checks only after thousands of calls, and in one round the rarest events come a few times each: ` +
-      "after 600,000 messages, three quarters of the events' checks still ran as the engine's unoptimized baseline code. This times a consumer in its steady state, as one that has been running for a while. " +
-      "Each loop's wall time runs from the consumer's start until the handler has seen every message. " +
-      "Time ÷ without is the median of the rounds' ratios (each round runs both loops back to back), with the quartiles of those ratios beside it. " +
-      'Both loops run in the bench worker (a plain `node` process; the adapters and the loop without validation bundled alike by esbuild from the sources).',
+    `End to end on loopback brokers started by the bench (Debian's \`nats-server\` and \`redis-server\`): ${int(b.messages)} valid messages of ${b.events} event versions (the sample stream with nothing broken), ` +
+      'stored once per broker (a JetStream stream on disk, a Redis stream). Every consuming run reads all of them with a durable consumer (NATS) or a consumer group (Redis) of its own and a handler that counts; every publishing run sends all of them again, as events.',
+    '',
+    'The peer is the loop a user writes with the broker\'s client alone, on the same broker and the same stored messages: on NATS, nats.js\'s own `consumer.consume({ max_messages: 100 })` and its iterator, `msg.json()` (`JSON.parse` of the message), the handler, `msg.ack()`; ' +
+      'on Redis, `XREADGROUP GROUP … COUNT 100 BLOCK 100 STREAMS <stream> >`, `JSON.parse` of each entry\'s `message` field, the handler, then one awaited `XACK` with every id of the batch, and again. ' +
+      'The adapter (`consumeEvents`: decode, validate, handle, acknowledge) runs three ways: with `@opentelemetry/api` absent (a module resolve hook makes every `@opentelemetry/*` package unresolvable, as if not installed); ' +
+      'with the API installed and nothing registered (its no-op providers: tracing off, as an application without an SDK has it); and with tracing on. ' +
+      `Tracing on: the SDK registered globally before the consumer starts, a \`BasicTracerProvider\` with a \`BatchSpanProcessor\` (its defaults: batches of 512, exported as soon as one is full; the processor the OpenTelemetry documentation advises for production, where the simple one would export every span on its own) into an \`InMemorySpanExporter\`, ` +
+      'a `MeterProvider` with a `PeriodicExportingMetricReader` (its default 60 s) into an in-memory exporter, the W3C trace-context propagator (`@opentelemetry/core`) and the `AsyncLocalStorageContextManager` (`@opentelemetry/context-async-hooks`, the Node SDK\'s default). ' +
+      'The stored messages carry no trace context, so each message\'s process span starts a trace; every timed round with tracing exported exactly one span per message. ' +
+      `Against the adapter as it was at ${BEFORE_COMMIT} (before OpenTelemetry, acknowledgements in batches and the fixes of messages lost to a consumer's settings; \`git archive ${BEFORE_COMMIT} runtime generated\`, bundled the same way), with \`@opentelemetry/api\` absent: ` +
+      `consuming, and \`publishEvent\` of every message, ${int(b.publishBatch)} at a time, each batch awaited.`,
+    '',
+    'Every measured run is a `node` process of its own that loads one variant only (so that no state of another variant, the OpenTelemetry API loaded once per process or code the engine compiled for another, leaks into it) and times it on both brokers, one after the other: ' +
+      'the run code and both adapters are bundled by esbuild from their sources, the broker clients and `@opentelemetry/*` loaded from `node_modules`, and every process registers the same resolve hook (hiding or passing on). ' +
+      `Each process warms up before it times: ${plural(b.warmupChecksPerEvent, 'call', 'calls')} of the adapter's own check per event version on the stored messages of that event (\`decodeEvent\` on the bytes; \`validateEvent\` in strict mode before publishing), ` +
+      `then on each broker ${plural(b.warmupRounds, 'untimed round', 'untimed rounds')} as the timed one. The engine compiles an event's checks only after thousands of calls, and in one round the rarest events come a few times each; ` +
+      'measured apart on these messages with V8\'s optimization status, 5 of the 228 events\' checks were optimized after 1,000 calls per event, 207 to 212 after 3,000: rounds alone would take millions of messages to get there. ' +
+      "A consuming round's wall time runs from the consumer's start until the handler has seen every message; it then checks that nothing was left unacknowledged or handled twice. " +
+      `${plural(b.slots, 'slot', 'slots')} (as many as fit in ${int(b.seconds)} s, at least ${b.minSlots}, at most ${b.maxSlots}; they took ${num(b.slotsMs / 1000, 0)} s): each runs every variant once, in an order reversed every slot (the brokers' too), so that a drift in the machine's load falls on both sides of a comparison alike. ` +
+      "A ratio is the median over the slots of the two runs' ratio in the same slot, with the quartiles of those ratios.",
     '',
     ...table(
-      ['broker', 'with validation (median)', 'without (median)', 'time ÷ without', 'rounds p25–p75'],
-      (['nats', 'redis'] as const).map((broker) => {
-        const r = b[broker];
-        const spread = r.ratios === undefined ? '' : `${ratio(r.ratios.p25)}–${ratio(r.ratios.p75)}`;
-        return [broker === 'nats' ? 'NATS JetStream' : 'Redis Streams', `${ms(r.validated.median)} (${rate(r.validated.median)})`, `${ms(r.plain.median)} (${rate(r.plain.median)})`, ratio(r.ratio), spread];
-      }),
-      ['l', 'r', 'r', 'r', 'r'],
+      ['broker', 'variant', 'timed round (median)', 'p25–p75', 'untimed round (median)'],
+      BROKERS.flatMap((broker) =>
+        VARIANTS.map((v) => {
+          const run = b[broker].runs[v.id]!;
+          return [BROKER_NAMES[broker], v.label, `${ms(run.median)} (${rate(run.median)})`, `${num(run.p25, 0)}–${num(run.p75, 0)} ms`, ms(b[broker].warmupRoundsMs[v.id]!.median / Math.max(1, b.warmupRounds))];
+        }),
+      ),
+      ['l', 'l', 'r', 'r', 'r'],
+    ),
+    '',
+    ...table(
+      ['broker', 'first ÷ second', 'ratio (median of slots)', 'quartiles', 'min – max', 'goal'],
+      BROKERS.flatMap((broker) =>
+        b[broker].ratios.map((x) => [
+          BROKER_NAMES[broker],
+          comparison(x.first, x.second),
+          ratio(x.ratios.median),
+          `${ratio(x.ratios.p25)}–${ratio(x.ratios.p75)}`,
+          `${ratio(x.ratios.min)} – ${ratio(x.ratios.max)}`,
+          x.limit === undefined ? 'none yet' : `≤ ${num(x.limit, 2)}×`,
+        ]),
+      ),
+      ['l', 'l', 'r', 'r', 'r', 'r'],
+    ),
+    '',
+    'Each process, spawn to exit (both brokers, warm-up included), and its warm-up of the checks:',
+    '',
+    ...table(
+      ['variant', 'process (median)', 'checks\' warm-up (median)'],
+      VARIANTS.map((v) => [v.label, ms(b.processMs[v.id]!.median), v.code === 'peer' ? '—' : ms(b.warmupChecksMs[v.id]!.median)]),
     ),
     '',
   ];
@@ -751,6 +808,21 @@ export function renderMarkdown(r: BenchResults): { text: string; targets: Target
   return { text: `${lines.join('\n').trimEnd()}\n`, targets: checks };
 }
 
+/** Where a bus run's time goes beyond its peer's, stated from how the adapters work (`NOTES`). */
+const BUS_NATS_WINDOW =
+  'The NATS consumer holds at most `maxMessages` (default 100) messages unacknowledged at every moment, counting those whose acks were sent and not yet confirmed: ' +
+  'it pulls half of them at a time, two pulls in flight, and a new pull waits until the server has confirmed the last ack of a burst (one round trip) before it reuses the room. ' +
+  "nats.js's `consume()` asks for more each time a quarter of what it asked for has arrived and been read, however many messages are unacknowledged; " +
+  `the adapter at ${BEFORE_COMMIT} counted only the messages waiting for the handler, acknowledged or not (it held up to about 150 unacknowledged with \`maxMessages\` 100).`;
+const BUS_REDIS_EXTRA =
+  "Beyond the peer's work, the Redis consumer reads entries as bytes (`XREADGROUP` through `callBuffer`) and keeps each entry's fields in a `Map` and a list of pairs (so that a dead letter keeps them byte for byte), " +
+  'decodes and validates each message, and every second looks with `XAUTOCLAIM` for entries a dead consumer left.';
+const BUS_NO_SDK =
+  'With the API installed and no SDK registered, every message still starts a span on the no-op tracer, sets it in a new context, builds its span and metric attributes and records them on no-op instruments.';
+const BUS_PUBLISH =
+  `\`publishEvent\` differs from ${BEFORE_COMMIT} by one \`await\` of the telemetry lookup (a promise already settled, to \`null\` when the API is absent) and the send wrapped in a closure; ` +
+  'the rest is the same: strict validation, `JSON.stringify`, the publish.';
+
 /**
  * Where the time or the bytes go, for a missed target (by id prefix). Stated from how the
  * code works, not measured here; the figures above are the measurements.
@@ -772,6 +844,13 @@ const NOTES: Record<string, string> = {
   'generation.linear': 'See the stage table in section 4 for the stage that grows fastest.',
   'cold-start.': 'The root must not load any event\'s validators before a message of that event arrives (section 6 shows the heap after import).',
   'type-check.': 'See the compiler output in section 5.',
+  'bus.nats.publish-': BUS_PUBLISH,
+  'bus.nats.api-vs-peer': `${BUS_NATS_WINDOW} ${BUS_NO_SDK}`,
+  'bus.nats.': BUS_NATS_WINDOW,
+  'bus.redis.publish-': BUS_PUBLISH,
+  'bus.redis.api-vs-peer': `${BUS_REDIS_EXTRA} ${BUS_NO_SDK}`,
+  'bus.redis.absent-vs-peer': BUS_REDIS_EXTRA,
+  'bus.': 'Both runs of a slot are paired; see the tables of section 7 for each run and the quartiles.',
   'emulator.':
     'A call of the emulator pays for: parsing the request and its JSON body, `validateRequest`, the handler over the in-memory state, `validateResponse` on the answer, `validateEvent` (strict) on each event, and writing the JSON answer; the load generator shares the two cores with the server.',
   'size.one-event':

@@ -14,8 +14,8 @@
  * - `--only emulator`: the contract emulator's requests/s beside Prism and a bare `node:http`
  *   server, and its event latency on NATS (`--emulator-seconds N`, `--emulator-rounds N`,
  *   `--emulator-events N`).
- * - `--count N`, `--paired-rounds N`, `--bus-count N`, `--bus-rounds N`, `--bus-warmup-messages N`, `--cold-runs N`, `--generate-runs N`, `--factors 1,10,30`, `--tsc-runs N`:
- *   override sizes.
+ * - `--count N`, `--paired-rounds N`, `--bus-count N`, `--bus-min-slots N`, `--bus-max-slots N`, `--bus-seconds N`, `--bus-warmup-checks N`,
+ *   `--bus-warmup-rounds N`, `--cold-runs N`, `--generate-runs N`, `--factors 1,10,30`, `--tsc-runs N`: override sizes.
  * - `--report-only`: measure nothing; render `BENCHMARKS.md` again from the saved `results.json`
  *   (after a change to the report's wording).
  * - `--merge` (with `--only`): put the groups measured into the saved `results.json`, each
@@ -31,7 +31,7 @@ import { ROOT, log, machineInfo, mustSpawn, readJson, tempDir, write, type Compi
 import { measureColdStart } from './cold-start.js';
 import { measureEmulator, type EmulatorBenchSettings } from './emulator-throughput.js';
 import type { ErrorPathJob, ErrorPathResult } from './error-path.js';
-import type { BusJob, BusResult } from './bus-throughput.js';
+import { measureBus } from './bus-throughput.js';
 import { measureGeneration } from './generation.js';
 import { loadMessageSchemas, prepareErrorPath, prepareEvenStream, prepareStream } from './inputs.js';
 import type { TimingOptions } from './measure.js';
@@ -49,8 +49,11 @@ interface Settings {
   groups: Group[];
   count: number;
   busCount: number;
-  busRounds: number;
-  busWarmupMessages: number;
+  busMinSlots: number;
+  busMaxSlots: number;
+  busSeconds: number;
+  busWarmupChecks: number;
+  busWarmupRounds: number;
   timing: TimingOptions;
   paired: PairedOptions;
   coldRuns: number;
@@ -79,8 +82,11 @@ function settings(argv: string[]): Settings {
       count: { type: 'string' },
       'paired-rounds': { type: 'string' },
       'bus-count': { type: 'string' },
-      'bus-rounds': { type: 'string' },
-      'bus-warmup-messages': { type: 'string' },
+      'bus-min-slots': { type: 'string' },
+      'bus-max-slots': { type: 'string' },
+      'bus-seconds': { type: 'string' },
+      'bus-warmup-checks': { type: 'string' },
+      'bus-warmup-rounds': { type: 'string' },
       'cold-runs': { type: 'string' },
       'emulator-seconds': { type: 'string' },
       'emulator-rounds': { type: 'string' },
@@ -111,8 +117,11 @@ function settings(argv: string[]): Settings {
     groups,
     count: int(values.count, quick ? 300 : 10_000, 'count'),
     busCount: int(values['bus-count'], quick ? 300 : 20_000, 'bus-count'),
-    busRounds: int(values['bus-rounds'], quick ? 1 : 21, 'bus-rounds'),
-    busWarmupMessages: int(values['bus-warmup-messages'], quick ? 1 : 2_000_000, 'bus-warmup-messages'),
+    busMinSlots: int(values['bus-min-slots'], quick ? 1 : 5, 'bus-min-slots'),
+    busMaxSlots: int(values['bus-max-slots'], quick ? 1 : 15, 'bus-max-slots'),
+    busSeconds: int(values['bus-seconds'], quick ? 1 : 240, 'bus-seconds'),
+    busWarmupChecks: int(values['bus-warmup-checks'], quick ? 1 : 3000, 'bus-warmup-checks'),
+    busWarmupRounds: int(values['bus-warmup-rounds'], 1, 'bus-warmup-rounds'),
     timing: quick ? { minCpuMs: 20, minSamples: 3, warmup: 1, warmupItems: 0 } : { minCpuMs: 1500, minSamples: 20, warmup: 10, warmupItems: 1_000_000 },
     paired: { rounds: int(values['paired-rounds'], quick ? 2 : 31, 'paired-rounds'), blockMs: quick ? 1 : 40 },
     coldRuns: int(values['cold-runs'], quick ? 1 : 25, 'cold-runs'),
@@ -196,13 +205,13 @@ async function main(): Promise<void> {
     const needsPackage = s.groups.some((g) => g !== 'generation' && g !== 'bus');
     const pkg = needsPackage ? await timedGroup('package', () => preparePackage({ work, mode: s.quick ? 'source' : 'dist', build: s.build })) : undefined;
     const schemas = pkg ? loadMessageSchemas(loadManifestEvents(), pkg.kind === 'dist' ? join(pkg.packageDir, 'generated') : join(ROOT, 'generated')) : [];
-    const worker = wants('throughput') || wants('error-path') || wants('bus') ? await bundleWorker(work) : '';
+    const worker = wants('throughput') || wants('error-path') ? await bundleWorker(work) : '';
 
     const results: BenchResults = {
       quick: s.quick,
       machine,
       package: pkg ? { kind: pkg.kind, description: pkg.description, events: pkg.events.length, ...(pkg.buildMs !== undefined && { buildMs: pkg.buildMs }) } : null,
-      settings: { count: s.count, busCount: s.busCount, busRounds: s.busRounds, busWarmupMessages: s.busWarmupMessages, timing: s.timing, paired: s.paired, coldRuns: s.coldRuns, generateRuns: s.generateRuns, factors: s.factors, tscRuns: s.tscRuns, heapRuns: s.heapRuns },
+      settings: { count: s.count, busCount: s.busCount, timing: s.timing, paired: s.paired, coldRuns: s.coldRuns, generateRuns: s.generateRuns, factors: s.factors, tscRuns: s.tscRuns, heapRuns: s.heapRuns },
       groups: s.groups,
       groupMs,
       totalMs: 0,
@@ -230,10 +239,17 @@ async function main(): Promise<void> {
     if (pkg && wants('size')) results.size = await timedGroup('size', () => measureSize(pkg, { heapRuns: s.heapRuns, ...(s.sizeEvents !== undefined && { maxEvents: s.sizeEvents }) }));
 
     if (wants('bus')) {
-      results.bus = await timedGroup('bus', () => {
-        const job: BusJob = { group: 'bus', texts: prepareStream(s.busCount, 0).texts, rounds: s.busRounds, warmupMessages: s.busWarmupMessages };
-        return runWorker<BusResult>(worker, work, [], job);
-      });
+      results.bus = await timedGroup('bus', () =>
+        measureBus(work, {
+          texts: prepareStream(s.busCount, 0).texts,
+          minSlots: s.busMinSlots,
+          maxSlots: Math.max(s.busMinSlots, s.busMaxSlots),
+          seconds: s.busSeconds,
+          warmupChecksPerEvent: s.busWarmupChecks,
+          warmupRounds: s.busWarmupRounds,
+          publishBatch: 100,
+        }),
+      );
     }
 
     if (pkg && wants('emulator')) results.emulator = await timedGroup('emulator', () => measureEmulator(pkg, work, s.emulator));

@@ -57,15 +57,15 @@ it('npm run bench -- --quick reports every section with finite, positive measure
     ['root min+gz', results.size.root.gzipBytes],
     ['package bytes', results.size.disk.bytes],
     ['heap after root import', results.size.heap.rootImport],
-    ...['nats', 'redis'].flatMap((broker) => [
-      [`${broker} with validation`, results.bus[broker].validated.median],
-      [`${broker} without`, results.bus[broker].plain.median],
-    ] as [string, number][]),
+    ...['nats', 'redis'].flatMap((broker) => Object.entries(results.bus[broker].runs).map(([id, run]: [string, any]) => [`${broker} ${id}`, run.median] as [string, number])),
+    ...['nats', 'redis'].flatMap((broker) => results.bus[broker].ratios.map((r: any) => [`${broker} ${r.first} ÷ ${r.second}`, r.ratios.median] as [string, number])),
   ];
   for (const [name, value] of positive) expect(value, name).toBeGreaterThan(0);
 
   expect(results.throughput.disagreements).toSatisfy((d: Record<string, number>) => Object.values(d).every((n) => n === 0));
   expect(results.generation.rows.map((r: any) => r.factor)).toEqual([1, 2]);
+  // Every bus variant ran on both brokers.
+  for (const broker of ['nats', 'redis']) expect(Object.keys(results.bus[broker].runs).sort()).toEqual(['absent', 'api', 'before', 'peer', 'publish-absent', 'publish-before', 'tracing']);
   // Every goal that names an interleaved pair reports it (the rounds, their quartiles).
   expect(results.throughput.paired).toHaveLength(6);
   expect(markdown).toContain('interleaved rounds (quartiles');
