@@ -1,17 +1,17 @@
 /**
- * runtime/'s folders are what the package build makes of them (generator/ARCHITECTURE.md,
- * "The runtime"): each folder may import only the folders listed for it, and only the
- * packages its build output may load. A broker adapter or the CLI reaches the root's code
- * through `index.ts` alone, the import the build keeps as an import of the built root
- * (scripts/tsup.config.ts): a second path would bundle a second copy of the root's classes.
+ * runtime/'s folders are what the package build makes of them (runtime/ARCHITECTURE.md): each
+ * folder may import only the folders listed for it, and only the packages its build output
+ * may load. A broker adapter or the CLI reaches the root's code through `index.ts` alone, the
+ * import the build keeps as an import of the built root (scripts/tsup.config.ts): a second
+ * path would bundle a second copy of the root's classes. Every import is read
+ * (test/support/source-imports.ts), those that leave runtime/ among them; what runtime/ as a
+ * whole may import is held in test/generator/layers.test.ts ("the house").
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-
-const RUNTIME = fileURLToPath(new URL('../../runtime/', import.meta.url));
+import { codeFiles, importsOf, ROOT } from '../support/source-imports.js';
 
 /** `root` is the files directly in runtime/ (the package root's modules). */
 type Folder = 'contract' | 'root' | 'entries' | 'internal' | 'rest' | 'bus' | 'nats' | 'redis-streams' | 'emulator' | 'cli';
@@ -48,67 +48,57 @@ const MAY_LOAD: Record<Folder, readonly string[]> = {
   cli: ['@nats-io/jetstream', '@nats-io/transport-node', 'ioredis', ...builtinModules.map((name) => `node:${name}`)],
 };
 
-const folderOf = (path: string): Folder => (path.includes('/') ? (path.split('/')[0] as Folder) : 'root');
-
-const sourceFiles = (): string[] =>
-  readdirSync(RUNTIME, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => relative(RUNTIME, join(entry.parentPath, entry.name)).split('\\').join('/'));
-
-/** Every import of a file (static, re-exports and dynamic `import()`), as written. */
-const specifiersOf = (file: string): string[] =>
-  [...readFileSync(join(RUNTIME, file), 'utf8').matchAll(/(?:^(?:import|export)[^'"]*from |^import |\bimport\()'([^']+)'/gm)].map((m) => m[1]!);
+/** `runtime/rest/validate.ts` → `rest`; the files directly in runtime/ are `root`. */
+const folderOf = (path: string): Folder => {
+  const inside = path.slice('runtime/'.length);
+  return inside.includes('/') ? (inside.split('/')[0] as Folder) : 'root';
+};
 
 describe('runtime folders', () => {
-  const files = sourceFiles();
+  const files = codeFiles('runtime');
+  const imports = files.flatMap(importsOf);
+  const text = (file: string): string => readFileSync(join(ROOT, file), 'utf8');
 
   it('are all known folders', () => {
     expect(files.map(folderOf).filter((folder) => !(folder in MAY_IMPORT))).toEqual([]);
   });
 
-  it('import inside runtime/ only what their build output may contain', () => {
+  it('import only what their build output may contain: folders of runtime/, and generated/ where the build bundles it', () => {
     const refused: string[] = [];
-    for (const file of files) {
-      const allowed = MAY_IMPORT[folderOf(file)];
-      for (const specifier of specifiersOf(file).filter((s) => s.startsWith('.'))) {
-        const target = relative(RUNTIME, resolve(RUNTIME, dirname(file), specifier)).split('\\').join('/').replace(/\.js$/, '.ts');
-        if (target.startsWith('../generated/')) {
-          // Generated code: the catalog's types, registry and REST tables, for the folders the root and REST build.
-          // The emulator reads the REST tables only (the operations' events among them).
-          const allowed = ['root', 'entries', 'internal', 'rest'].includes(folderOf(file)) || (folderOf(file) === 'emulator' && target.startsWith('../generated/api/'));
-          if (!allowed) refused.push(`${file} → ${target}`);
-          continue;
-        }
-        if (target.startsWith('..')) {
-          refused.push(`${file} → ${target} (outside runtime/ and generated/)`);
-          continue;
-        }
+    for (const { file, target } of imports) {
+      if (target === undefined) continue;
+      const arrow = `${file} → ${target}`;
+      if (target.startsWith('generated/')) {
+        // Generated code: the catalog's types, registry and REST tables, for the folders the root and REST build.
+        // The emulator reads the REST tables only (the operations' events among them).
+        const allowed = ['root', 'entries', 'internal', 'rest'].includes(folderOf(file)) || (folderOf(file) === 'emulator' && target.startsWith('generated/api/'));
+        if (!allowed) refused.push(arrow);
+      } else if (!target.startsWith('runtime/')) {
+        refused.push(`${arrow} (outside runtime/ and generated/)`);
+      } else {
         const folder = folderOf(target);
         const name = target.slice(target.lastIndexOf('/') + 1);
-        if (!allowed.includes(folder) && !allowed.includes(`${folder}:${name}`)) refused.push(`${file} → ${target}`);
+        const allowed = MAY_IMPORT[folderOf(file)];
+        if (!allowed.includes(folder) && !allowed.includes(`${folder}:${name}`)) refused.push(arrow);
       }
     }
     expect(refused).toEqual([]);
   });
 
   it('load only their own packages: no build-time tool, and broker clients in their adapters (and the CLI) alone', () => {
-    const refused = files.flatMap((file) =>
-      specifiersOf(file)
-        .filter((s) => !s.startsWith('.') && !MAY_LOAD[folderOf(file)].includes(s))
-        .map((s) => `${file} → ${s}`),
-    );
+    const refused = imports.filter(({ specifier, target, file }) => target === undefined && !MAY_LOAD[folderOf(file)].includes(specifier)).map(({ file, specifier }) => `${file} → ${specifier}`);
     expect(refused).toEqual([]);
   });
 
   it('take only types from @opentelemetry/api: it is an optional peer, loaded at run time when the application has it', () => {
-    const valueImports = files.filter((file) => /^import (?!type )[^;]*'@opentelemetry\/api'/m.test(readFileSync(join(RUNTIME, file), 'utf8')));
+    const valueImports = files.filter((file) => /^import (?!type )[^;]*'@opentelemetry\/api'/m.test(text(file)));
     expect(valueImports).toEqual([]);
-    expect(files.filter((file) => /^import type [^;]*'@opentelemetry\/api'/m.test(readFileSync(join(RUNTIME, file), 'utf8'))).length).toBeGreaterThan(0);
+    expect(files.filter((file) => /^import type [^;]*'@opentelemetry\/api'/m.test(text(file))).length).toBeGreaterThan(0);
   });
 
   it('see every import (the checks would pass vacuously otherwise)', () => {
-    const all = files.flatMap(specifiersOf);
-    expect(all.filter((s) => s.startsWith('.')).length).toBeGreaterThan(100);
-    expect(all.filter((s) => s.startsWith('@nats-io/') || s === 'ioredis').length).toBeGreaterThan(5);
+    expect(imports.filter((i) => i.target !== undefined).length).toBeGreaterThan(100);
+    expect(imports.filter((i) => i.target?.startsWith('generated/')).length).toBeGreaterThan(10);
+    expect(imports.filter((i) => i.specifier.startsWith('@nats-io/') || i.specifier === 'ioredis').length).toBeGreaterThan(5);
   });
 });
