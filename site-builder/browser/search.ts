@@ -74,16 +74,22 @@ function render(list: HTMLElement, query: string, result: SearchResult): void {
     const first = hits[0]!;
     const item = element('li', `hit ${first.kind}`);
     const several = first.kind === 'event' && hits.length > 1;
-    if (several) item.append(element('p', 'hit-title', `${first.name}: ${hits.length} versions`));
+    if (several) {
+      const heading = element('p', 'hit-title');
+      heading.append(element('code', undefined, first.name), ' ', element('span', 'via', hits.length === first.versions ? (hits.length === 2 ? 'both versions' : `all ${hits.length} versions`) : `${hits.length} of its ${first.versions} versions`));
+      item.append(heading);
+    }
     for (const hit of hits) {
       const title = element('p', 'hit-title');
       if (hit.kind !== 'event') title.append(element('span', 'kind', hit.kind === 'type' ? 'Shared type' : `REST ${hit.method ?? ''}`), ' ');
       const link = element('a', 'hit-link');
       link.href = hit.url;
-      link.append(element('code', undefined, hit.name), ...(hit.version !== undefined ? [` ${hit.version}`] : []));
+      // Under its type's heading a version shows only its version; its name is still read out whole.
+      if (several) link.append(element('span', 'visually-hidden', `${hit.name} `), hit.version ?? '');
+      else link.append(element('code', undefined, hit.name), ...(hit.version !== undefined ? [` ${hit.version}`] : []));
       title.append(link);
       // Which version is the latest matters only where a type has several.
-      if ((hit.versions ?? 1) > 1) title.append(' ', hit.latest ? element('span', 'badge latest', 'latest') : element('span', 'via', `of ${hit.versions} versions`));
+      if ((hit.versions ?? 1) > 1) title.append(' ', hit.latest ? element('span', 'badge latest', 'latest') : element('span', 'via', `not the latest of ${hit.versions}`));
       if (hit.nameMatch) title.append(' ', element('span', 'via', 'name matches'));
       const body = hitBody(hit, title);
       if (several) {

@@ -95,6 +95,9 @@ function eventsCarrying(name: string): string[] {
   return manifest.events.filter((e) => carries(e.fields, [])).map((e) => `${e.type} ${e.version}`);
 }
 
+/** The text of each element, spaces collapsed (a link's hidden words included, as a screen reader reads them). */
+const textsOf = async (locator: ReturnType<Page['locator']>): Promise<string[]> => (await locator.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+
 async function search(page: Page, query: string): Promise<void> {
   await page.fill('input[type="search"]', query);
   await expect.poll(() => page.locator('#search-results').getAttribute('data-query')).toBe(query);
@@ -260,7 +263,7 @@ describe('search', () => {
     const carrying = eventsCarrying('account_number');
     expect(carrying).toHaveLength(89);
     await search(page, 'account_number');
-    const listed = await page.locator('#search-results li.hit.event a.hit-link').allInnerTexts();
+    const listed = await textsOf(page.locator('#search-results li.hit.event a.hit-link'));
     expect(new Set(listed)).toEqual(new Set(carrying));
     await expect.poll(() => page.locator('#search-results .summary').innerText()).toContain('89 event versions carry a field named exactly “account_number”');
     const nested = page.locator('#search-results li.hit', { has: page.locator('a.hit-link', { hasText: 'ink.live-chat.initiated v1' }) });
@@ -275,14 +278,14 @@ describe('search', () => {
 
   it('finds words inside snake_case and dotted names (document_representation)', async () => {
     await search(page, 'document_representation');
-    const listed = await page.locator('#search-results a.hit-link').allInnerTexts();
+    const listed = await textsOf(page.locator('#search-results a.hit-link'));
     expect(listed).toEqual(expect.arrayContaining(['billing.billing_document_representation.dispatched v1', 'billing.billing_document_representation.dispatched v2']));
     expect(await page.locator('#search-results .matched-fields').first().innerText()).toContain('billing_document_representation_dispatch_id');
   }, SPAWNS);
 
   it('forgives a small typo (acount_number), saying how it read it', async () => {
     await search(page, 'acount_number');
-    const listed = await page.locator('#search-results li.hit.event a.hit-link').allInnerTexts();
+    const listed = await textsOf(page.locator('#search-results li.hit.event a.hit-link'));
     expect(new Set(listed)).toEqual(new Set(eventsCarrying('account_number')));
     expect(await page.locator('#search-results .note').innerText()).toContain('read as “account”');
   }, SPAWNS);
@@ -292,7 +295,7 @@ describe('search', () => {
     await search(page, type);
     const group = page.locator('#search-results li.hit.event').first();
     const versions = manifest.events.filter((e) => e.type === type).map((e) => e.version);
-    expect(await group.locator('a.hit-link').allInnerTexts()).toEqual(versions.map((v) => `${type} ${v}`));
+    expect(await textsOf(group.locator('a.hit-link'))).toEqual(versions.map((v) => `${type} ${v}`));
     expect(await group.locator('.badge.latest').count()).toBe(1);
     expect(await group.locator('.hit-version').last().locator('.badge.latest').count()).toBe(1);
   }, SPAWNS);
