@@ -3,7 +3,7 @@
  * throwaway projects, then imported, required, type-checked and bundled.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -216,60 +216,6 @@ describe.each(Object.entries(compilers))('TypeScript consumers with %s', (_name,
     const result = typeCheck(compiler, 'nodenext', 'wrong.ts');
     expect(result.status).not.toBe(0);
     expect(result.stdout).toMatch(/wrong\.ts\(2,\d+\): error TS2322: Type 'number' is not assignable to type 'string'/);
-  }, SPAWNS);
-});
-
-/**
- * Every TypeScript block of the README, in order. A block without an import continues the
- * block before it (the README introduces an import once and then uses it).
- */
-function readmeSnippets(): string[] {
-  const blocks = [...readFileSync(join(ROOT, 'README.md'), 'utf8').matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1]!);
-  const snippets: string[] = [];
-  for (const block of blocks) {
-    if (/^import /m.test(block) || snippets.length === 0) snippets.push(block);
-    else snippets[snippets.length - 1] += `\n${block}`;
-  }
-  return snippets;
-}
-
-/** What a reader's own code provides around a README snippet: its placeholders, declared. */
-const README_PLACEHOLDERS = `import type * as ReadersOwn from '${PACKAGE}';
-declare const text: string;
-declare const rawBytes: Uint8Array;
-declare const message: unknown;
-declare const payload: unknown;
-declare const x: unknown;
-declare const event: ReadersOwn.CatalogEvent;
-declare const eventId: string;
-declare function createAccount(payload: ReadersOwn.PayloadOf<'account.created', 'v1'>): Promise<void>;
-declare function welcome(accountNumber: string): void;
-declare function revoke(agreementId: number, accountNumber?: string): void;
-declare function deadLetter(error: ReadersOwn.EventError): void;
-declare function handleEvent(event: ReadersOwn.CatalogEvent): void;
-export {};
-`;
-
-describe('the README', () => {
-  const snippets = readmeSnippets();
-
-  it('has TypeScript examples to check', () => {
-    expect(snippets.length).toBeGreaterThanOrEqual(3);
-  });
-
-  it.each(Object.entries(compilers))('TypeScript blocks all compile against the packed package with %s', (_name, compiler) => {
-    // The tracing example's packages, which its readers install beside this one: the repository's copies stand in.
-    const telemetry = join(consumer, 'node_modules/@opentelemetry');
-    if (!existsSync(telemetry)) symlinkSync(join(ROOT, 'node_modules/@opentelemetry'), telemetry);
-    const project = join(consumer, 'readme');
-    const files = snippets.map((_, i) => `snippet-${i + 1}.ts`);
-    snippets.forEach((snippet, i) => write(join(project, files[i]!), `${README_PLACEHOLDERS}${snippet}`));
-    write(join(project, 'package.json'), JSON.stringify({ type: 'module' }));
-    // The README's readers run Node and install the broker clients its adapter examples use.
-    write(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, noEmit: true, target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', skipLibCheck: false, types: ['node'] }, files }));
-    const result = run(process.execPath, [compiler, '-p', project], project);
-    expect(result.stdout + result.stderr).toBe('');
-    expect(result.status).toBe(0);
   }, SPAWNS);
 });
 
