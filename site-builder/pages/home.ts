@@ -30,10 +30,10 @@ export function homePage(view: CatalogView): Page {
     return event ? html`<a href="${link(sitePaths.event(event.event.type, event.event.version))}"><code>${event.event.type}</code> ${event.event.version}</a>` : html`<code>${key}</code>`;
   };
   const main = html`<h1>Data-import event catalog</h1>
-<p class="lead">${view.events.length} event versions of ${typeCount} event types, ${view.sharedTypes.length} shared types and ${view.operations.length} REST operations: the contract of the data-import service, as the package <code>@data-import/event-catalog</code> publishes it. Check any message with the <a href="${link(sitePaths.validator)}">validator</a>.</p>
+<p class="lead">The data-import service’s events and REST API, as the package <code>@data-import/event-catalog</code> publishes them. Check a message with the <a href="${link(sitePaths.validator)}">validator</a>.</p>
 
 <section id="search" class="search" aria-labelledby="search-heading">
-<h2 id="search-heading">Search</h2>
+<h2 id="search-heading" class="visually-hidden">Search</h2>
 <form role="search">
 <label for="search-box">Event types, shared types, REST operations and field names</label>
 <input type="search" id="search-box" name="q" placeholder="account_number, createNotes, ledger…" autocomplete="off" spellcheck="false" aria-describedby="search-hint" aria-controls="search-results">
@@ -44,7 +44,7 @@ export function homePage(view: CatalogView): Page {
 
 <section id="events" aria-labelledby="events-heading">
 <h2 id="events-heading">Events</h2>
-<p>Each name opens the latest version; the chips open each version.</p>
+<p>${view.events.length} versions of ${typeCount} event types, by the seed’s sections. Each name opens the latest version; the chips open each version.</p>
 ${view.sections.map(
   (section) => html`<section class="event-section" id="${sectionId(section.name)}" aria-labelledby="${sectionId(section.name)}-heading">
 <h3 id="${sectionId(section.name)}-heading">${section.name} <span class="count">${section.types.length} ${section.types.length === 1 ? 'type' : 'types'}</span></h3>
