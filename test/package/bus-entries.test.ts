@@ -23,7 +23,7 @@ const write = (file: string, text: string) => writeFileSync(join(consumer, file)
 beforeAll(() => {
   // Built in a copy of the sources: the other package test builds dist/ in the repository at the same time.
   const source = join(work, 'source');
-  for (const path of ['runtime', 'generated', 'generator', 'scripts', 'package.json', 'tsconfig.json', 'README.md']) cpSync(join(ROOT, path), join(source, path), { recursive: true });
+  for (const path of ['runtime', 'generated', 'generator', 'scripts', 'package.json', 'tsconfig.json', 'README.md', 'CHANGELOG.md']) cpSync(join(ROOT, path), join(source, path), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'));
   const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: source, encoding: 'utf8' }).trim().split('\n').pop()!;
   tarballPath = join(work, tarball);

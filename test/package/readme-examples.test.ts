@@ -42,7 +42,7 @@ const installedVersion = (name: string) => (JSON.parse(readFileSync(join(ROOT, '
 beforeAll(() => {
   // Packed from a copy of the sources: other package tests build dist/ in the repository at the same time.
   const source = join(work, 'source');
-  for (const path of ['runtime', 'generated', 'generator', 'scripts', 'package.json', 'tsconfig.json', 'README.md', 'LICENSE']) cpSync(join(ROOT, path), join(source, path), { recursive: true });
+  for (const path of ['runtime', 'generated', 'generator', 'scripts', 'package.json', 'tsconfig.json', 'README.md', 'LICENSE', 'CHANGELOG.md']) cpSync(join(ROOT, path), join(source, path), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'));
   const tarball = join(work, execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: source, encoding: 'utf8' }).trim().split('\n').pop()!);
 
