@@ -24,15 +24,11 @@ export type TypeRef =
   | { kind: 'named'; name: string };
 
 /**
- * A field, on every surface. What the REST seed says beyond the type (value lists, examples,
- * defaults, lengths, its words on why a field is optional or not shown) are options the
- * events' catalog does not use.
+ * What a field may say besides its name and type, on every surface: what the REST seed says
+ * (value lists, examples, defaults, its words on why a field is optional or not shown) are
+ * options the events' catalog does not use.
  */
-export interface FieldModel {
-  name: string;
-  type: TypeRef;
-  optional: boolean;
-  nullable: boolean;
+export interface FieldOptions {
   description?: string;
   /** The complete list of values, where the seed gives one. */
   enum?: string[];
@@ -44,6 +40,14 @@ export interface FieldModel {
   whyOptional?: string;
   /** The seed's words about this field that is not shown. */
   notShown?: string;
+}
+
+/** A field, on every surface. */
+export interface FieldModel extends FieldOptions {
+  name: string;
+  type: TypeRef;
+  optional: boolean;
+  nullable: boolean;
   /** The fewest characters a string field may have (a path parameter: at least 1). */
   minLength?: number;
   position: SourcePosition;

@@ -1,27 +1,16 @@
-import type { SourcePosition } from '../../model.js';
+import type { FieldOptions, SourcePosition } from '../../model.js';
 
 /**
  * Declarations as written in the YAML, with their positions: what the read stage produces and
  * the rules check. Nothing here is resolved yet (type notation is text, `extends` names).
  */
 
-/**
- * A field as written, type text not yet resolved: the notation every surface shares, and what
- * the REST seed adds (which the events' sections do not accept).
- */
-export interface RawField {
+/** A field as written, type text not yet resolved: the notation every surface shares, and the options only the REST API's sections accept. */
+export interface RawField extends FieldOptions {
   name: string;
   optional: boolean;
   typeText: string;
   nullable: boolean;
-  description?: string;
-  /** The complete list of values. */
-  enum?: string[];
-  /** Values seen. */
-  examples?: string[];
-  default?: string | number | boolean;
-  whyOptional?: string;
-  notShown?: string;
   /** The fewest characters a string may have, and where that is written. */
   minLength?: { value: number; position: SourcePosition };
   position: SourcePosition;
@@ -162,9 +151,8 @@ export interface RawApiAssumption {
   position: SourcePosition;
 }
 
-export interface RawCatalogFile {
-  file: string;
-  section: string;
+/** Declarations of each kind, in the order they are written: what one file declares, and all files together. */
+export interface RawDeclarations {
   sharedTypes: RawObjectType[];
   fragments: RawFragment[];
   events: RawEvent[];
@@ -175,43 +163,36 @@ export interface RawCatalogFile {
   apiInfo: RawApiInfo[];
   apiContradictions: RawApiContradiction[];
   apiAssumptions: RawApiAssumption[];
+}
+
+const DECLARATION_KINDS: readonly (keyof RawDeclarations)[] = ['sharedTypes', 'fragments', 'events', 'gaps', 'apiTypes', 'operations', 'apiGaps', 'apiInfo', 'apiContradictions', 'apiAssumptions'];
+
+/** The REST API's kinds of declaration. */
+const API_KINDS: readonly (keyof RawDeclarations)[] = ['apiTypes', 'operations', 'apiGaps', 'apiInfo', 'apiContradictions', 'apiAssumptions'];
+
+/** No declaration yet, of any kind. */
+export const noDeclarations = (): RawDeclarations => ({ sharedTypes: [], fragments: [], events: [], gaps: [], apiTypes: [], operations: [], apiGaps: [], apiInfo: [], apiContradictions: [], apiAssumptions: [] });
+
+export interface RawCatalogFile extends RawDeclarations {
+  file: string;
+  section: string;
 }
 
 /** A file that declares any part of the REST API: its path goes to the API's outputs, not the events'. */
-export const isApiFile = (f: RawCatalogFile): boolean => f.apiTypes.length + f.operations.length + f.apiGaps.length + f.apiInfo.length + f.apiContradictions.length + f.apiAssumptions.length > 0;
+export const isApiFile = (f: RawCatalogFile): boolean => API_KINDS.some((kind) => f[kind].length > 0);
 
 /** Every file's declarations side by side, in load order: what the rules check and the resolver reads. */
-export interface RawCatalog {
+export interface RawCatalog extends RawDeclarations {
+  /** The events' files. */
   files: string[];
-  sharedTypes: RawObjectType[];
-  fragments: RawFragment[];
-  events: RawEvent[];
-  gaps: RawGap[];
-  /** The REST API's files: those that declare API types, operations or API gaps. */
+  /** The REST API's files: those that declare any of its kinds. */
   apiFiles: string[];
-  apiTypes: RawObjectType[];
-  operations: RawOperation[];
-  apiGaps: RawApiGap[];
-  apiInfo: RawApiInfo[];
-  apiContradictions: RawApiContradiction[];
-  apiAssumptions: RawApiAssumption[];
 }
 
 export function mergeFiles(files: readonly RawCatalogFile[]): RawCatalog {
-  return {
-    files: files.filter((f) => !isApiFile(f)).map((f) => f.file),
-    sharedTypes: files.flatMap((f) => f.sharedTypes),
-    fragments: files.flatMap((f) => f.fragments),
-    events: files.flatMap((f) => f.events),
-    gaps: files.flatMap((f) => f.gaps),
-    apiFiles: files.filter(isApiFile).map((f) => f.file),
-    apiTypes: files.flatMap((f) => f.apiTypes),
-    operations: files.flatMap((f) => f.operations),
-    apiGaps: files.flatMap((f) => f.apiGaps),
-    apiInfo: files.flatMap((f) => f.apiInfo),
-    apiContradictions: files.flatMap((f) => f.apiContradictions),
-    apiAssumptions: files.flatMap((f) => f.apiAssumptions),
-  };
+  const merged = noDeclarations();
+  for (const kind of DECLARATION_KINDS) Object.assign(merged, { [kind]: files.flatMap((f): readonly unknown[] => f[kind]) });
+  return { files: files.filter((f) => !isApiFile(f)).map((f) => f.file), apiFiles: files.filter(isApiFile).map((f) => f.file), ...merged };
 }
 
 /** Every field list of the catalog with what owns it, for rules about fields. */

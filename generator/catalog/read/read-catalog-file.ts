@@ -1,6 +1,6 @@
 import { LineCounter, isMap, parseDocument } from 'yaml';
 import type { ProblemList } from '../problems.js';
-import type { RawCatalogFile } from './raw-catalog.js';
+import { noDeclarations, type RawCatalogFile } from './raw-catalog.js';
 import { API_SECTION_READERS } from './read-api-sections.js';
 import { EVENT_SECTION_READERS } from './read-event-sections.js';
 import type { SectionReader } from './section-reader.js';
@@ -33,7 +33,7 @@ export function readCatalogFile(file: string, text: string, problems: ProblemLis
     problems.error(reader.nodeAt(root), 'a catalog file must be a mapping with a "section" key');
     return undefined;
   }
-  const out: RawCatalogFile = { file, section: '', sharedTypes: [], fragments: [], events: [], gaps: [], apiTypes: [], operations: [], apiGaps: [], apiInfo: [], apiContradictions: [], apiAssumptions: [] };
+  const out: RawCatalogFile = { file, section: '', ...noDeclarations() };
   const sections = reader.entries(root, 'catalog file', FILE_KEYS);
   const sectionEntry = sections.find(([key]) => key === 'section');
   if (!sectionEntry) problems.error(reader.nodeAt(root), 'catalog file: missing "section" (the seed heading it transcribes)');
