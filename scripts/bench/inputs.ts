@@ -1,6 +1,6 @@
 /**
  * Inputs of the in-process benchmarks, built by the harness before anything is timed: they
- * need the catalog model and the sample builders of `scripts/samples/`, which the bench worker
+ * need the catalog model and the sample builders of `generator/samples/`, which the bench worker
  * does not load.
  */
 import { join } from 'node:path';
