@@ -61,15 +61,31 @@ interface StartedConsumer {
 /** The rounds on one broker, each checked: every message handled once, or stored. */
 interface BrokerSide {
   /** Consumes every stored message with a consumer (NATS) or group (Redis) of its own, created before and removed after the timing. */
-  consumeRound(start: StartConsumer): Promise<number>;
+  consumeRound(start: StartConsumer): Promise<Timing>;
   /** Publishes every event with the adapter's `publishEvent`, `batch` at a time. */
-  publishRound(adapter: AdapterModule, events: unknown[], batch: number): Promise<number>;
+  publishRound(adapter: AdapterModule, events: unknown[], batch: number): Promise<Timing>;
   close(): Promise<void>;
 }
 
 type ConsumerPlace = { broker: 'nats'; consumer: Consumer; js: JetStreamClient } | { broker: 'redis'; redis: Redis; group: string };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A round's wall time, and the CPU time this process used meanwhile (user and system). */
+interface Timing {
+  ms: number;
+  cpuMs: number;
+}
+
+/** Starts timing; the function returned reads the time since. */
+function stopwatch(): () => Timing {
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  return () => {
+    const used = process.cpuUsage(cpu);
+    return { ms: performance.now() - wall, cpuMs: (used.user + used.system) / 1000 };
+  };
+}
 
 /** Longest a round may take before the run gives up: far beyond any healthy round. */
 const ROUND_LIMIT_MS = 120_000;
@@ -78,11 +94,11 @@ const ROUND_LIMIT_MS = 120_000;
  * Times one consumer from its start until the handler has seen `count` messages, then stops
  * it and checks that no message came twice.
  */
-async function timeConsumer(count: number, start: (handler: BenchHandler) => Promise<StartedConsumer>): Promise<number> {
+async function timeConsumer(count: number, start: (handler: BenchHandler) => Promise<StartedConsumer>): Promise<Timing> {
   let handled = 0;
   let allHandled!: () => void;
   const done = new Promise<void>((resolve) => (allHandled = resolve));
-  const began = performance.now();
+  const elapsed = stopwatch();
   const consumer = await start(() => {
     if (++handled === count) allHandled();
   });
@@ -99,10 +115,10 @@ async function timeConsumer(count: number, start: (handler: BenchHandler) => Pro
   } finally {
     clearTimeout(timer);
   }
-  const ms = performance.now() - began;
+  const timing = elapsed();
   await consumer.stop();
   if (handled !== count) throw new Error(`bus run: the handler saw ${handled} messages, ${count} were stored`);
-  return ms;
+  return timing;
 }
 
 async function natsSide(url: string, runId: string, count: number): Promise<BrokerSide> {
@@ -115,20 +131,20 @@ async function natsSide(url: string, runId: string, count: number): Promise<Brok
       const name = `${runId}-${round++}`;
       await jsm.consumers.add(NATS_STREAM, { durable_name: name, ack_policy: AckPolicy.Explicit });
       const consumer = await js.consumers.get(NATS_STREAM, name);
-      const ms = await timeConsumer(count, (handler) => start({ broker: 'nats', consumer, js }, handler));
+      const timing = await timeConsumer(count, (handler) => start({ broker: 'nats', consumer, js }, handler));
       // The server takes acks in on its own time: a moment after the last one was sent, none may remain.
       let info = await jsm.consumers.info(NATS_STREAM, name);
       for (const deadline = Date.now() + 5000; info.num_ack_pending + info.num_pending > 0 && Date.now() < deadline; info = await jsm.consumers.info(NATS_STREAM, name)) await sleep(20);
       if (info.num_ack_pending !== 0 || info.num_pending !== 0) throw new Error(`bus run: consumer ${name} left ${info.num_ack_pending} unacknowledged and ${info.num_pending} unread`);
       await jsm.consumers.delete(NATS_STREAM, name);
-      return ms;
+      return timing;
     },
     async publishRound(adapter, events, batch) {
-      const ms = await timePublish(events, (event) => adapter.publishNats(js, event), batch);
+      const timing = await timePublish(events, (event) => adapter.publishNats(js, event), batch);
       const stored = (await jsm.streams.info(NATS_PUBLISH_STREAM)).state.messages;
       if (stored !== events.length) throw new Error(`bus run: ${stored} messages stored of ${events.length} published`);
       await jsm.streams.purge(NATS_PUBLISH_STREAM);
-      return ms;
+      return timing;
     },
     async close() {
       await nc.close();
@@ -145,18 +161,18 @@ async function redisSide(url: string, runId: string, count: number): Promise<Bro
     async consumeRound(start) {
       const group = `${runId}-${round++}`;
       await admin.xgroup('CREATE', REDIS_STREAM, group, '0');
-      const ms = await timeConsumer(count, (handler) => start({ broker: 'redis', redis: reader, group }, handler));
+      const timing = await timeConsumer(count, (handler) => start({ broker: 'redis', redis: reader, group }, handler));
       const [pending] = (await admin.xpending(REDIS_STREAM, group)) as [number];
       if (pending !== 0) throw new Error(`bus run: group ${group} left ${pending} entries pending`);
       await admin.xgroup('DESTROY', REDIS_STREAM, group);
-      return ms;
+      return timing;
     },
     async publishRound(adapter, events, batch) {
-      const ms = await timePublish(events, (event) => adapter.publishRedis(admin, event, { stream: REDIS_PUBLISH_STREAM }), batch);
+      const timing = await timePublish(events, (event) => adapter.publishRedis(admin, event, { stream: REDIS_PUBLISH_STREAM }), batch);
       const stored = await admin.xlen(REDIS_PUBLISH_STREAM);
       if (stored !== events.length) throw new Error(`bus run: ${stored} entries stored of ${events.length} published`);
       await admin.del(REDIS_PUBLISH_STREAM);
-      return ms;
+      return timing;
     },
     async close() {
       reader.disconnect();
@@ -166,10 +182,10 @@ async function redisSide(url: string, runId: string, count: number): Promise<Bro
 }
 
 /** Publishes every event, `batch` at a time, each batch awaited before the next. */
-async function timePublish(events: unknown[], publish: (event: unknown) => Promise<unknown>, batch: number): Promise<number> {
-  const began = performance.now();
+async function timePublish(events: unknown[], publish: (event: unknown) => Promise<unknown>, batch: number): Promise<Timing> {
+  const elapsed = stopwatch();
   for (let i = 0; i < events.length; i += batch) await Promise.all(events.slice(i, i + batch).map(publish));
-  return performance.now() - began;
+  return elapsed();
 }
 
 /** How the variant starts a consumer: the hand-written loop, or the adapter's `consumeEvents`. */
@@ -268,7 +284,7 @@ async function main(): Promise<void> {
   for (const { broker, url } of job.brokers) {
     const side = broker === 'nats' ? await natsSide(url, job.runId, texts.length) : await redisSide(url, job.runId, texts.length);
     try {
-      let round: () => Promise<number>;
+      let round: () => Promise<Timing>;
       if (v.operation === 'consume') {
         const start = starter(v, adapter, job.runId, texts.length);
         round = () => side.consumeRound(start);
@@ -281,9 +297,9 @@ async function main(): Promise<void> {
       for (let i = 0; i < job.warmupRounds; i++) await round();
       const warmupRoundsMs = performance.now() - roundsStarted;
       await tracing?.reset();
-      const ms = await round();
+      const { ms, cpuMs } = await round();
       consumedRounds += job.warmupRounds + 1;
-      const run: BrokerRun = { ms, warmupRoundsMs };
+      const run: BrokerRun = { ms, cpuMs, warmupRoundsMs };
       if (tracing !== null) {
         const exported = await tracing.flush();
         const counted = texts.length * consumedRounds;

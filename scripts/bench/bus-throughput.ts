@@ -51,13 +51,17 @@ export interface BusSettings {
 }
 
 export interface BusRatio extends RatioDefinition {
-  /** The slots' ratios: median, quartiles and extremes. */
+  /** The slots' ratios of wall time: median, quartiles and extremes. */
   ratios: Summary;
+  /** The same of the processes' CPU time in the timed rounds. */
+  cpuRatios: Summary;
 }
 
 export interface BrokerBusResult {
   /** Each variant's timed round, ms, over the slots. */
   runs: Record<string, Summary>;
+  /** The CPU time its process used in the timed round, ms, over the slots. */
+  cpuMs: Record<string, Summary>;
   /** Each variant's untimed rounds, ms, over the slots. */
   warmupRoundsMs: Record<string, Summary>;
   ratios: BusRatio[];
@@ -173,6 +177,7 @@ export async function measureBus(work: string, settings: BusSettings): Promise<B
   );
   const brokers = await prepareBrokers(texts);
   const times: Record<Broker, Record<string, number[]>> = { nats: {}, redis: {} };
+  const cpuTimes: Record<Broker, Record<string, number[]>> = { nats: {}, redis: {} };
   const warmupRounds: Record<Broker, Record<string, number[]>> = { nats: {}, redis: {} };
   const processes: Record<string, number[]> = {};
   const warmupChecks: Record<string, number[]> = {};
@@ -207,6 +212,7 @@ export async function measureBus(work: string, settings: BusSettings): Promise<B
           const run = result.brokers[broker];
           if (run === undefined) throw new Error(`bus run ${job.runId}: no result on ${broker}`);
           (times[broker][v.id] ??= []).push(run.ms);
+          (cpuTimes[broker][v.id] ??= []).push(run.cpuMs);
           (warmupRounds[broker][v.id] ??= []).push(run.warmupRoundsMs);
         }
         (processes[v.id] ??= []).push(result.processMs);
@@ -219,10 +225,12 @@ export async function measureBus(work: string, settings: BusSettings): Promise<B
     await brokers.stop();
   }
   const slotsMs = performance.now() - began;
+  const pairedRatios = (samples: Record<string, number[]>, { first, second }: RatioDefinition): Summary => summarize(samples[first]!.map((ms, slot) => ms / samples[second]![slot]!));
   const brokerResult = (broker: Broker): BrokerBusResult => ({
     runs: Object.fromEntries(Object.entries(times[broker]).map(([id, ms]) => [id, summarize(ms)])),
+    cpuMs: Object.fromEntries(Object.entries(cpuTimes[broker]).map(([id, ms]) => [id, summarize(ms)])),
     warmupRoundsMs: Object.fromEntries(Object.entries(warmupRounds[broker]).map(([id, ms]) => [id, summarize(ms)])),
-    ratios: RATIOS.map((r) => ({ ...r, ratios: summarize(times[broker][r.first]!.map((ms, slot) => ms / times[broker][r.second]![slot]!)) })),
+    ratios: RATIOS.map((r) => ({ ...r, ratios: pairedRatios(times[broker], r), cpuRatios: pairedRatios(cpuTimes[broker], r) })),
   });
   return {
     messages: texts.length,

@@ -113,6 +113,8 @@ export interface BusRunJob {
 export interface BrokerRun {
   /** Wall time of the timed round. */
   ms: number;
+  /** CPU time (user and system) the process used during the timed round: less sensitive than wall time to the machine's other load. */
+  cpuMs: number;
   /** Wall time of the untimed rounds before it on this broker. */
   warmupRoundsMs: number;
   /** `sdk` only: spans the exporter received in the timed round (one per message, or the run fails). */
