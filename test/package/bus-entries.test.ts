@@ -5,10 +5,11 @@
  * `EventValidationError`, and type-check.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { packedTarball } from '../support/packed-package.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNatsServer } from '../bus/brokers.js';
 
@@ -21,16 +22,11 @@ let tarballPath = '';
 const write = (file: string, text: string) => writeFileSync(join(consumer, file), text);
 
 beforeAll(() => {
-  // Built in a copy of the sources: the other package test builds dist/ in the repository at the same time.
-  const source = join(work, 'source');
-  for (const path of ['runtime', 'generated', 'generator', 'scripts', 'package.json', 'tsconfig.json', 'README.md', 'CHANGELOG.md']) cpSync(join(ROOT, path), join(source, path), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'));
-  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: source, encoding: 'utf8' }).trim().split('\n').pop()!;
-  tarballPath = join(work, tarball);
+  tarballPath = packedTarball();
   mkdirSync(consumer, { recursive: true });
   write('package.json', JSON.stringify({ name: 'bus-consumer', private: true, version: '1.0.0' }));
   // Optional peers are not installed with the package: the broker clients stay absent for now.
-  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=peer', join(work, tarball)], { cwd: consumer, stdio: 'pipe' });
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=peer', tarballPath], { cwd: consumer, stdio: 'pipe' });
 }, 300_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packedTarball } from '../support/packed-package.js';
 import { BUILDS, SPAWNS } from '../support/timeouts.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,14 +30,12 @@ const write = (path: string, text: string) => {
 };
 
 beforeAll(() => {
-  // No build first: `npm pack` must build dist/ itself (prepack), as `npm publish` from a clean clone does.
-  rmSync(join(ROOT, 'dist'), { recursive: true, force: true });
-  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
-  tarballPath = join(work, tarball);
+  // Packed from sources without dist/: `npm pack` builds it itself (prepack), as `npm publish` from a clean clone does.
+  tarballPath = packedTarball();
   write(join(consumer, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
   // Beside the package: Node's types and the broker clients (its optional peers), at the versions this repository tests with.
   const companions = ['@types/node', '@nats-io/jetstream', '@nats-io/transport-node', 'ioredis'].map((name) => `${name}@${installedVersion(name)}`);
-  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', join(work, tarball), ...companions], { cwd: consumer, encoding: 'utf8' });
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarballPath, ...companions], { cwd: consumer, encoding: 'utf8' });
   if (install.status !== 0) throw new Error(`npm install of the tarball failed:\n${install.stderr}`);
   installLog = install.stdout + install.stderr;
 }, BUILDS);

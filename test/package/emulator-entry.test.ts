@@ -5,11 +5,12 @@
  * package root never loads it; `--nats` without the client says what to install.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { packedTarball } from '../support/packed-package.js';
 import { BUILDS, SPAWNS } from '../support/timeouts.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,12 +22,7 @@ const write = (file: string, text: string) => writeFileSync(join(consumer, file)
 const node = (file: string) => spawnSync(process.execPath, [file], { cwd: consumer, encoding: 'utf8', timeout: 30_000 });
 
 beforeAll(() => {
-  // Built in a copy of the sources: other package tests build dist/ in the repository at the same time.
-  const source = join(work, 'source');
-  for (const path of ['runtime', 'generated', 'generator', 'scripts', 'package.json', 'tsconfig.json', 'README.md']) cpSync(join(ROOT, path), join(source, path), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'));
-  const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: source, encoding: 'utf8' }).trim().split('\n').pop()!;
-  tarballPath = join(work, tarball);
+  tarballPath = packedTarball();
   mkdirSync(consumer, { recursive: true });
   write('package.json', JSON.stringify({ name: 'emulator-consumer', private: true, version: '1.0.0' }));
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--omit=peer', tarballPath], { cwd: consumer, stdio: 'pipe' });

@@ -7,12 +7,13 @@
  * here (nats-server, redis-server, the package's own emulator).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNatsServer, startRedisServer, type RunningBroker } from '../bus/brokers.js';
+import { packedTarball } from '../support/packed-package.js';
 import { BUILDS, SPAWNS } from '../support/timeouts.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -40,11 +41,7 @@ const exampleUsing = (marker: string): Example => {
 const installedVersion = (name: string) => (JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 
 beforeAll(() => {
-  // Packed from a copy of the sources: other package tests build dist/ in the repository at the same time.
-  const source = join(work, 'source');
-  for (const path of ['runtime', 'generated', 'generator', 'scripts', 'package.json', 'tsconfig.json', 'README.md', 'LICENSE', 'CHANGELOG.md']) cpSync(join(ROOT, path), join(source, path), { recursive: true });
-  symlinkSync(join(ROOT, 'node_modules'), join(source, 'node_modules'));
-  const tarball = join(work, execFileSync('npm', ['pack', '--silent', '--pack-destination', work], { cwd: source, encoding: 'utf8' }).trim().split('\n').pop()!);
+  const tarball = packedTarball();
 
   // The README's commands, as a new user types them.
   mkdirSync(project);
