@@ -1,6 +1,6 @@
 import { StructureKind, Writers, type CodeBlockWriter, type InterfaceDeclarationStructure, type OptionalKind, type PropertySignatureStructure, type StatementStructures, type TypeAliasDeclarationStructure, type WriterFunction } from 'ts-morph';
 import { codeBanner } from '../common/banner.js';
-import type { ApiModel, CatalogModel, FieldModel, FormatName, ObjectTypeModel, TypeRef } from '../model.js';
+import type { CatalogModel, ObjectTypeModel } from '../model.js';
 import { responseBodySchema } from './api-json-schema.js';
 import type { EmittedFile } from './emitted-file.js';
 import { typeDescription, typeSchema, type JsonSchema } from './schema-for.js';
@@ -14,18 +14,6 @@ const partName = (i: number): string => `Part_${i}`;
 
 /** What a type's TSDoc says: its schema's description; "at least one of" where there is nothing else to say. */
 const typeDoc = (type: ObjectTypeModel): string | undefined => typeDescription(type) ?? (type.atLeastOneOf && `At least one of ${type.atLeastOneOf.join(', ')} is required.`);
-
-/** The formats the API's types use, in the order `FORMAT_TYPES` lists them. */
-function formatsUsed(api: ApiModel): FormatName[] {
-  const used = new Set<FormatName>();
-  const visit = (type: TypeRef): void => {
-    if (type.kind === 'array') visit(type.items);
-    else if (type.kind === 'format') used.add(type.name);
-  };
-  const fields: FieldModel[] = [...api.types.flatMap((t) => t.fields), ...api.operations.flatMap((op) => [...op.params, ...op.query])];
-  for (const field of fields) visit(field.type);
-  return (Object.keys(FORMAT_TYPES) as FormatName[]).filter((name) => used.has(name));
-}
 
 /**
  * "At least one of": the interface json-schema-to-typescript declared, as the intersection of
@@ -131,7 +119,8 @@ export async function emitApiTypes(model: CatalogModel): Promise<EmittedFile[]> 
   });
   const op = { name: 'Op', constraint: 'OperationId' };
   const statements: (StatementStructures | WriterFunction)[] = [
-    ...formatsUsed(api).map((format) => alias(FORMAT_TYPES[format].name, FORMAT_TYPES[format].doc, 'string')),
+    // Every format's alias, used or not: names the module always exports.
+    ...Object.values(FORMAT_TYPES).map((format) => alias(format.name, format.doc, 'string')),
     ...typeStatements,
     operations,
     { kind: StructureKind.TypeAlias, isExported: true, name: 'OperationId', type: 'keyof ApiOperations' },

@@ -24,7 +24,7 @@ const JSSTT_OPTIONS: Partial<Options> = {
   ignoreMinAndMaxItems: true,
 };
 
-/** The TypeScript alias of each stated format, and its TSDoc: a module whose types use a format declares it. */
+/** The TypeScript alias of each stated format, and its TSDoc: the REST API's types declare them. */
 export const FORMAT_TYPES: Readonly<Record<FormatName, { name: string; doc: string }>> = {
   date: { name: 'IsoDate', doc: 'A date as the seed writes it: `YYYY-MM-DD`.' },
   datetime: { name: 'IsoDateTime', doc: 'A datetime as the seed writes it: `YYYY-MM-DDTHH:MM:SSZ`.' },
