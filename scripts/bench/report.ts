@@ -821,6 +821,7 @@ export function renderMarkdown(r: BenchResults): { text: string; targets: Target
 const BUS_NATS_WINDOW =
   'The NATS consumer holds at most `maxMessages` (default 100) messages unacknowledged at every moment, counting those whose acks were sent and not yet confirmed: ' +
   'it pulls half of them at a time, two pulls in flight, and a new pull waits until the server has confirmed the last ack of a burst (one round trip) before it reuses the room. ' +
+  'A burst is the acks held when the consumer runs out of buffered messages, however few; each confirmation is a request (`ackAck`): a reply inbox, a timer and, by nats.js\'s default (`noAsyncTraces` off), two error objects built for their stack traces. ' +
   "nats.js's `consume()` asks for more each time a quarter of what it asked for has arrived and been read, however many messages are unacknowledged; " +
   `the adapter at ${BEFORE_COMMIT} counted only the messages waiting for the handler, acknowledged or not (it held up to about 150 unacknowledged with \`maxMessages\` 100).`;
 const BUS_REDIS_EXTRA =
