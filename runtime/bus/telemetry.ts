@@ -12,7 +12,7 @@
 import type { Attributes, Context, Counter, Histogram, Link, Span, SpanOptions } from '@opentelemetry/api';
 import { eventCatalog, type EventErrorCode } from '../index.js';
 import { describeError } from '../internal/describe-error.js';
-import { cachedByMeterProvider, errorType, loadOpenTelemetry, tracerOf, type OpenTelemetryApi } from '../internal/telemetry.js';
+import { cachedByMeterProvider, errorType, loadOpenTelemetry, telemetryEnabled, tracerOf, type OpenTelemetryApi } from '../internal/telemetry.js';
 import type { BusHandler, DeadLetterReason, DeliveryDecision, NamedEvent } from './decide-delivery.js';
 
 export type MessagingSystem = 'nats' | 'redis';
@@ -103,7 +103,7 @@ export interface ProducerTelemetry {
 
 export async function producerTelemetry(): Promise<ProducerTelemetry | null> {
   const api = await loadOpenTelemetry();
-  return api === null ? null : { send: (target, event, msgId, send) => tracedSend(api, target, event, msgId, send, api.context.active(), []) };
+  return api === null ? null : { send: (target, event, msgId, send) => (telemetryEnabled(api) ? tracedSend(api, target, event, msgId, send, api.context.active(), []) : send({})) };
 }
 
 function messagingAttributes(system: MessagingSystem, destination: string, operation: 'send' | 'process', group?: string): Attributes {
@@ -163,8 +163,11 @@ export interface ConsumeTarget {
 
 /** Consuming, traced: one per consumer, `null` without OpenTelemetry. */
 export interface ConsumerTelemetry {
-  /** Called when a message is taken from the broker: starts its CONSUMER span `process <destination>`, child of the producer's context. */
-  begin(destination: string, messageId: string | undefined, carrier: CarrierReader): MessageTrace;
+  /**
+   * Called when a message is taken from the broker: starts its CONSUMER span `process <destination>`,
+   * child of the producer's context; `null` while no provider is registered (nothing would receive it).
+   */
+  begin(destination: string, messageId: string | undefined, carrier: CarrierReader): MessageTrace | null;
 }
 
 /** One message's span, from delivery to settling. */
@@ -183,7 +186,7 @@ export interface MessageTrace {
 export async function consumerTelemetry(target: ConsumeTarget): Promise<ConsumerTelemetry | null> {
   const api = await loadOpenTelemetry();
   if (api === null) return null;
-  return { begin: (destination, messageId, carrier) => beginMessage(api, target, destination, messageId, carrier) };
+  return { begin: (destination, messageId, carrier) => (telemetryEnabled(api) ? beginMessage(api, target, destination, messageId, carrier) : null) };
 }
 
 const OUTCOMES: Record<DeliveryDecision['action'], Outcome> = { handled: 'handled', ignored: 'ignored', retry: 'retried', dead_letter: 'dead_lettered' };

@@ -64,5 +64,21 @@ export function cachedByMeterProvider<T>(make: (meter: OpenTelemetry.Meter) => T
   };
 }
 
+/** The API's own no-op tracer provider: what the global one delegates to until an SDK registers. */
+let noopTracerProvider: OpenTelemetry.TracerProvider | undefined;
+
+/**
+ * Whether anything would receive a span or a measurement: a tracer provider or a meter
+ * provider registered globally. Without either, the API answers every call with a no-op, and
+ * making those calls per message still costs (a span object, a context, attribute objects):
+ * instrumented paths ask this first. Asked each time, so a provider registered later is used.
+ */
+export function telemetryEnabled(api: OpenTelemetryApi): boolean {
+  noopTracerProvider ??= new api.ProxyTracerProvider().getDelegate();
+  const tracerProvider = api.trace.getTracerProvider();
+  if ((tracerProvider instanceof api.ProxyTracerProvider ? tracerProvider.getDelegate() : tracerProvider) !== noopTracerProvider) return true;
+  return api.metrics.getMeterProvider().getMeter(INSTRUMENTATION_SCOPE) !== api.createNoopMeter();
+}
+
 /** What an error is, for `error.type`: its class name (a bounded set), never its message. */
 export const errorType = (error: unknown): string => (error instanceof Error ? error.name || 'Error' : '_OTHER');

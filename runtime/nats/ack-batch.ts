@@ -7,9 +7,11 @@ import type { JsMsg } from '@nats-io/jetstream';
  * rather than one per message (which, on loopback, costs more than the rest of the message).
  * Every message still gets its own ack. A held ack waits until the consumer runs out of
  * buffered messages or awaits something (it calls `send()`), `maxHeld` acks are held or the
- * first one has waited `maxHoldMs`, whichever comes first. The last ack of a burst asks the
- * server to confirm it; `onSent` hears of the burst once it is confirmed, so the room the burst
- * held is reused only when the server has settled it too.
+ * first one has waited `maxHoldMs`, whichever comes first. When a pull is waiting for the room
+ * a burst frees (`confirmBefore()`), the burst's last ack asks the server to confirm it and
+ * `onSent` hears of the burst only then: the server may process a consumer's acks after a pull
+ * request sent behind them, and the room must not be used twice. Otherwise the room is free at
+ * once, and no round trip is paid.
  */
 export class AckBatch {
   private readonly held: JsMsg[] = [];
@@ -18,8 +20,10 @@ export class AckBatch {
   constructor(
     private readonly maxHeld: number,
     private readonly maxHoldMs: number,
-    /** Told how many messages a send acknowledged, once the server has confirmed them. */
+    /** Told how many messages a send acknowledged (once the server has confirmed them, when it must). */
     private readonly onSent: (count: number) => void = () => undefined,
+    /** Whether a pull waits for the room this send frees: then the server confirms the burst first. */
+    private readonly confirmBefore: () => boolean = () => true,
   ) {}
 
   /** Holds the ack of a message. */
@@ -48,10 +52,13 @@ export class AckBatch {
     let sent = 0;
     let confirmed: Promise<unknown> | undefined;
     try {
-      for (; sent < held.length - 1; sent++) held[sent]!.ack();
+      const confirm = this.confirmBefore();
+      for (; sent < held.length - (confirm ? 1 : 0); sent++) held[sent]!.ack();
       // The server processes a consumer's acks in order: once the last is confirmed, the whole burst is settled.
-      confirmed = held[sent]!.ackAck();
-      sent += 1;
+      if (confirm) {
+        confirmed = held[sent]!.ackAck();
+        sent += 1;
+      }
     } finally {
       held.length = 0;
       const count = sent;

@@ -95,7 +95,12 @@ class JetStreamBroker implements Broker<JsMsg, JsMsg> {
     refuseDroppingMaxDeliver(config, this.maxDeliver);
     const ackWait = ackWaitMs(config);
     // Half of `maxMessages` at most: the acks of one pull's batch go out while the next batch is handled, making room for the next pull.
-    this.acks = new AckBatch(Math.max(1, Math.ceil(this.maxMessages / 2)), Math.min(MAX_ACK_HOLD_MS, ackWait / 4), (sent) => this.queue.settled(sent));
+    this.acks = new AckBatch(
+      Math.max(1, Math.ceil(this.maxMessages / 2)),
+      Math.min(MAX_ACK_HOLD_MS, ackWait / 4),
+      (sent) => this.queue.settled(sent),
+      () => this.queue.awaitingRoom,
+    );
     return { group: config?.durable_name ?? config?.name ?? '', redelivery: { name: "the consumer's ack_wait", ms: ackWait } };
   }
 

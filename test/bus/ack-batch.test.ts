@@ -73,6 +73,17 @@ describe('AckBatch', () => {
     expect(sent).toHaveBeenCalledExactlyOnceWith(3);
   });
 
+  it('when no pull waits for the room, reports the burst sent at once, with plain acks and no round trip', async () => {
+    const sent = vi.fn();
+    const batch = new AckBatch(100, 10_000, sent, () => false);
+    const msgs = [fakeMsg(), fakeMsg(undefined, new Promise<boolean>(() => undefined))];
+    for (const msg of msgs) batch.hold(msg);
+    batch.send();
+    expect(ackCounts(msgs)).toEqual([1, 1]);
+    expect(sent).toHaveBeenCalledExactlyOnceWith(2);
+    await expect(batch.confirmed()).resolves.toBeUndefined();
+  });
+
   it('throws the error of an ack that could not be sent, and reports those sent before it', async () => {
     const sent = vi.fn();
     const batch = new AckBatch(100, 10_000, sent);

@@ -224,3 +224,28 @@ describe('Redis Streams', () => {
     }
   }, 120_000);
 });
+
+describe('with no provider registered when the consumer starts', () => {
+  it('makes no span until one is registered, and then traces the next messages without a restart', async () => {
+    trace.disable();
+    metrics.disable();
+    const redis = new Redis(redisServer.url);
+    const reader = new Redis(redisServer.url);
+    try {
+      await redis.xgroup('CREATE', 'late', 'accounts', '0', 'MKSTREAM');
+      const consumption = consumeRedis(reader, () => undefined, { stream: 'late', group: 'accounts', consumer: 'c', deadLetterStream: 'late:dead', blockMs: 50 });
+      await publishRedis(redis, event('A-1'), { stream: 'late' });
+      await until(() => consumption.counts.handled === 1, 'the first message');
+      expect(spans.getFinishedSpans()).toEqual([]);
+
+      trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+      await publishRedis(redis, event('A-2'), { stream: 'late' });
+      await until(() => consumption.counts.handled === 2, 'the second message');
+      await consumption.stop();
+      expect(spans.getFinishedSpans().map((span) => span.name).sort()).toEqual(['process late', 'send late']);
+    } finally {
+      reader.disconnect();
+      redis.disconnect();
+    }
+  }, 60_000);
+});
