@@ -55,8 +55,8 @@ export interface Broker<Raw, M> {
   acknowledge(raw: Raw, ignored: boolean): void;
   /** Sends the acknowledgements held back. Called before anything the loop awaits, and when it runs out of messages. */
   flush(): void | Promise<void>;
-  /** At the end: resolves once the broker has taken every acknowledgement sent (so that `closed` means they are settled). */
-  settledAll(): Promise<void>;
+  /** At the end: sends what is held back and resolves once the broker has taken every acknowledgement (so that `closed` means they are settled). */
+  finish(): Promise<void>;
   /** The handler threw: deliver again after `delayMs` (or leave it for the broker's own redelivery). */
   retry(raw: Raw, delayMs: number): void;
   /** One attempt to store the dead letter and then acknowledge the original; throws if it was not stored. */

@@ -141,8 +141,7 @@ export function runConsumerLoop<Raw, M>(broker: Broker<Raw, M>, handler: BusHand
     } finally {
       clearInterval(keeper);
       try {
-        await broker.flush();
-        if (!failed) await broker.settledAll();
+        await broker.finish();
       } catch (error) {
         // The first failure is the one the caller hears of.
         if (!failed) throw new ConsumerFailedError(`${broker.label}: could not acknowledge the last messages handled: ${describeError(error)}`, { cause: error });

@@ -29,7 +29,7 @@ export interface ConsumeEventsOptions extends ConsumerOptions {
   deadLetterSubject: string;
   /**
    * The most messages this consumer holds unacknowledged at any moment: waiting, in the
-   * handler, or with their ack held back (pulled half at a time, two pulls in flight). Default 100.
+   * handler, or with their ack held back (pulled a quarter at a time, up to four pulls in flight). Default 100.
    */
   maxMessages?: number;
 }
@@ -94,13 +94,8 @@ class JetStreamBroker implements Broker<JsMsg, JsMsg> {
     const config = await consumerConfig(this.consumer);
     refuseDroppingMaxDeliver(config, this.maxDeliver);
     const ackWait = ackWaitMs(config);
-    // Half of `maxMessages` at most: the acks of one pull's batch go out while the next batch is handled, making room for the next pull.
-    this.acks = new AckBatch(
-      Math.max(1, Math.ceil(this.maxMessages / 2)),
-      Math.min(MAX_ACK_HOLD_MS, ackWait / 4),
-      (sent) => this.queue.settled(sent),
-      () => this.queue.awaitingRoom,
-    );
+    // Half of `maxMessages` at most: the acks of the first pulls' batches go out while the next ones are handled, making room for the next pull.
+    this.acks = new AckBatch(Math.max(1, Math.ceil(this.maxMessages / 2)), Math.min(MAX_ACK_HOLD_MS, ackWait / 4), (sent) => this.queue.settled(sent));
     return { group: config?.durable_name ?? config?.name ?? '', redelivery: { name: "the consumer's ack_wait", ms: ackWait } };
   }
 
@@ -139,7 +134,9 @@ class JetStreamBroker implements Broker<JsMsg, JsMsg> {
     this.acks?.send();
   }
 
-  async settledAll(): Promise<void> {
+  async finish(): Promise<void> {
+    // The last burst confirmed by the server: once `closed` resolves, nothing handled is still pending there.
+    this.acks?.send(true);
     await this.acks?.confirmed();
   }
 

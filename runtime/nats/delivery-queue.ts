@@ -35,11 +35,6 @@ export class DeliveryQueue {
     if (this.rooms.length > 0) this.wakeWaiters();
   }
 
-  /** Whether a puller waits for room. */
-  get awaitingRoom(): boolean {
-    return this.rooms.length > 0;
-  }
-
   /** Messages delivered and not yet settled: waiting, in the handler, or with their ack held. */
   get unsettled(): number {
     return this.held;

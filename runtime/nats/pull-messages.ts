@@ -19,8 +19,8 @@ const PULL_RETRY_MS = 250;
 const MAX_PULL_RETRY_MS = 5_000;
 /** Times in a row, seconds apart, the server must say the consumer does not exist before the pulls end: once could be a moment of a cluster electing a leader. */
 const NOT_FOUND_LIMIT = 2;
-/** Pulls in flight at once: while one batch is handled, the next is on its way. */
-const PULLERS = 2;
+/** Pulls in flight at once: while one batch is handled, the next ones are on their way, each freed room soon used. */
+const PULLERS = 4;
 
 export interface Puller {
   /**
@@ -40,8 +40,8 @@ export interface Puller {
 }
 
 /**
- * Pulls messages from the consumer into the queue in batches of half of `maxMessages`, two
- * pulls in flight, a new one only when the messages not yet settled (`queue.unsettled`:
+ * Pulls messages from the consumer into the queue in batches of a quarter of `maxMessages`,
+ * up to four pulls in flight, a new one only when the messages not yet settled (`queue.unsettled`:
  * waiting, in the handler, or with their ack held back) and those asked for leave room for
  * it. So the consumer never holds more than `maxMessages` unacknowledged, and every message
  * waiting is in the queue, where the consumer can report it in progress (nats.js's `consume()` either keeps

@@ -228,9 +228,9 @@ class StreamsBroker implements Broker<Held, StreamMessage> {
     await this.redis.xack(this.settings.stream, this.settings.group, ...ids);
   }
 
-  settledAll(): Promise<void> {
-    // Every XACK was awaited by `flush`.
-    return Promise.resolve();
+  finish(): Promise<void> {
+    // Every XACK is awaited by `flush`.
+    return this.flush();
   }
 
   retry(): void {

@@ -1,7 +1,7 @@
 /**
  * The NATS consumer's held acks: sent together when the loop asks (it runs out of buffered
- * messages, or is about to await), at the latest after `maxHeld` acks or `maxHoldMs`; the burst
- * reported sent only once the server has confirmed its last ack.
+ * messages, or is about to await), at the latest after `maxHeld` acks or `maxHoldMs`; a burst the
+ * consumer asks to be confirmed (when it stops) is confirmed by the server's answer to its last ack.
  */
 import type { JsMsg } from '@nats-io/jetstream';
 import { describe, expect, it, vi } from 'vitest';
@@ -22,7 +22,7 @@ const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 const ackCounts = (msgs: { ack: ReturnType<typeof vi.fn> }[]) => msgs.map((m) => m.ack.mock.calls.length);
 
 describe('AckBatch', () => {
-  it('holds acks until send(), then sends every one of them once', async () => {
+  it('holds acks until send(), then sends every one of them once, and reports them sent', async () => {
     const sent = vi.fn();
     const batch = new AckBatch(100, 10_000, sent);
     const msgs = [fakeMsg(), fakeMsg(), fakeMsg()];
@@ -32,7 +32,6 @@ describe('AckBatch', () => {
     batch.send();
     batch.send();
     expect(ackCounts(msgs)).toEqual([1, 1, 1]);
-    await nextTurn();
     expect(sent).toHaveBeenCalledExactlyOnceWith(3);
   });
 
@@ -57,31 +56,21 @@ describe('AckBatch', () => {
     }
   });
 
-  it('reports the burst sent only once the server has confirmed its last ack', async () => {
+  it('send(true) sends the last ack as a request, and confirmed() resolves once the server answers it', async () => {
     let confirm!: (value: boolean) => void;
-    const confirmed = new Promise<boolean>((resolve) => (confirm = resolve));
-    const sent = vi.fn();
-    const batch = new AckBatch(100, 10_000, sent);
-    const msgs = [fakeMsg(), fakeMsg(), fakeMsg(undefined, confirmed)];
+    const answered = new Promise<boolean>((resolve) => (confirm = resolve));
+    const batch = new AckBatch(100, 10_000);
+    const msgs = [fakeMsg(), fakeMsg(undefined, answered)];
     for (const msg of msgs) batch.hold(msg);
-    batch.send();
-    expect(ackCounts(msgs)).toEqual([1, 1, 1]);
-    await nextTurn();
-    expect(sent).not.toHaveBeenCalled();
-    confirm(true);
-    await nextTurn();
-    expect(sent).toHaveBeenCalledExactlyOnceWith(3);
-  });
-
-  it('when no pull waits for the room, reports the burst sent at once, with plain acks and no round trip', async () => {
-    const sent = vi.fn();
-    const batch = new AckBatch(100, 10_000, sent, () => false);
-    const msgs = [fakeMsg(), fakeMsg(undefined, new Promise<boolean>(() => undefined))];
-    for (const msg of msgs) batch.hold(msg);
-    batch.send();
+    batch.send(true);
     expect(ackCounts(msgs)).toEqual([1, 1]);
-    expect(sent).toHaveBeenCalledExactlyOnceWith(2);
-    await expect(batch.confirmed()).resolves.toBeUndefined();
+    let settled = false;
+    const waiting = batch.confirmed().then(() => (settled = true));
+    await nextTurn();
+    expect(settled).toBe(false);
+    confirm(true);
+    await waiting;
+    expect(settled).toBe(true);
   });
 
   it('throws the error of an ack that could not be sent, and reports those sent before it', async () => {

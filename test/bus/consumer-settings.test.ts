@@ -6,7 +6,7 @@
  * every field of its entry, byte for byte, and replay writes the entry back as it was; a NATS
  * replay reads only what the dead-letter stream holds, however long its history.
  */
-import { AckPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager } from '@nats-io/jetstream';
+import { AckPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -91,10 +91,52 @@ describe('NATS: a max_deliver that would drop messages', () => {
 });
 
 describe('NATS: maxMessages', () => {
-  it('never holds more than maxMessages unacknowledged, sampled on the server while 600 messages go through', async () => {
+  it('never holds more than maxMessages unacknowledged: counted at every pull while 600 messages go through, and sampled on the server', async () => {
     const { consumer, deadLetterSubject } = await natsStreams('BOUND');
     await Promise.all(Array.from({ length: 600 }, (_, i) => js.publish('BOUND.events', encode(valid(`A-${i}`)))));
     const maxMessages = 20;
+    // What the consumer holds, seen from outside: asked for and not yet delivered, or delivered and not yet settled.
+    let held = 0;
+    let mostHeld = 0;
+    const settleOnce = (msg: JsMsg) => {
+      let settled = false;
+      for (const method of ['ack', 'nak', 'term', 'ackAck'] as const) {
+        const original = msg[method].bind(msg) as (...args: unknown[]) => unknown;
+        (msg as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+          if (!settled) held -= 1;
+          settled = true;
+          return original(...args);
+        };
+      }
+    };
+    const fetch = consumer.fetch.bind(consumer);
+    consumer.fetch = async (options) => {
+      const asked = options?.max_messages ?? 0;
+      held += asked;
+      mostHeld = Math.max(mostHeld, held);
+      const batch = await fetch(options);
+      return new Proxy(batch, {
+        get(target, property) {
+          if (property !== Symbol.asyncIterator) {
+            const value = Reflect.get(target, property, target) as unknown;
+            return typeof value === 'function' ? value.bind(target) : value;
+          }
+          return async function* () {
+            let delivered = 0;
+            try {
+              for await (const msg of target) {
+                delivered += 1;
+                settleOnce(msg);
+                yield msg;
+              }
+            } finally {
+              // What the pull did not bring is no longer asked for.
+              held -= asked - delivered;
+            }
+          };
+        },
+      });
+    };
     let handled = 0;
     const consumption = consumeNats(
       consumer,
@@ -104,20 +146,25 @@ describe('NATS: maxMessages', () => {
       },
       { js, deadLetterSubject, maxMessages },
     );
-    let most = 0;
+    let mostPending = 0;
     let samples = 0;
     while (handled < 600) {
       const info = await consumer.info();
-      most = Math.max(most, info.num_ack_pending);
+      mostPending = Math.max(mostPending, info.num_ack_pending);
       samples += 1;
     }
     await consumption.stop();
-    expect(samples).toBeGreaterThan(20);
-    expect(most).toBeGreaterThan(0);
-    expect(most).toBeLessThanOrEqual(maxMessages);
     expect(consumption.counts.handled).toBe(600);
+    expect(mostHeld).toBeGreaterThan(maxMessages / 2);
+    expect(mostHeld).toBeLessThanOrEqual(maxMessages);
+    // The server counts an ack only once it has processed it, apart from the pull requests behind it:
+    // its own count may run ahead of the consumer's by the acks in flight, at most one pull's batch.
+    expect(samples).toBeGreaterThan(20);
+    expect(mostPending).toBeGreaterThan(0);
+    expect(mostPending).toBeLessThanOrEqual(maxMessages + Math.ceil(maxMessages / 4));
   }, 60_000);
 });
+
 describe('Redis: a dead letter keeps its entry byte for byte', () => {
   it('keeps every field (other names, bytes that are not UTF-8, a name repeated) and replay writes the entry back as it was', async () => {
     const redis = redisConnection();
