@@ -16,7 +16,7 @@ import {
 import { DEAD_LETTER_FIELDS } from './dead-letter-fields.js';
 import { encodeOriginalFields } from './original-fields.js';
 import { MESSAGE_FIELD } from './publish-event.js';
-import { autoClaimReply, pendingDeliveries, readGroupEntries, type StreamEntry } from './stream-replies.js';
+import { autoClaimReply, fieldOf, pendingDeliveries, readGroupEntries, type StreamEntry } from './stream-replies.js';
 
 export interface ConsumeEventsOptions extends Omit<ConsumerOptions, 'backoffMs'> {
   stream: string;
@@ -128,8 +128,9 @@ class StreamsBroker implements Broker<Held, StreamMessage> {
   readonly system = 'redis';
   readonly label = 'redis-streams';
   readonly deadLetterDestination: string;
-  /** Read and not yet started, in order. */
+  /** The batch read, in order; those from `taken` on are not started yet. */
   private buffer: Held[] = [];
+  private taken = 0;
   /** Handled, their `XACK` not sent yet. */
   private toAck: string[] = [];
   private stopping = false;
@@ -159,7 +160,17 @@ class StreamsBroker implements Broker<Held, StreamMessage> {
   }
 
   next(): Held | undefined {
-    return this.buffer.shift();
+    return this.taken < this.buffer.length ? this.buffer[this.taken++] : undefined;
+  }
+
+  /** Read and not yet started. */
+  private get waiting(): Held[] {
+    return this.buffer.slice(this.taken);
+  }
+
+  private fill(read: Held[]): void {
+    this.buffer = read;
+    this.taken = 0;
   }
 
   async wait(): Promise<boolean> {
@@ -167,12 +178,12 @@ class StreamsBroker implements Broker<Held, StreamMessage> {
       const read = await this.readBatch();
       // Read while stopping: back to the group at once.
       if (this.stopping) {
-        this.buffer = read;
+        this.fill(read);
         await this.handBack();
         return false;
       }
       if (read.length > 0) {
-        this.buffer = read;
+        this.fill(read);
         return true;
       }
     }
@@ -204,7 +215,7 @@ class StreamsBroker implements Broker<Held, StreamMessage> {
   }
 
   read([entry, deliveries]: Held): Delivered<StreamMessage> {
-    const data = entry.fields.get(MESSAGE_FIELD);
+    const data = fieldOf(entry, MESSAGE_FIELD);
     const stream = this.settings.stream;
     return {
       data: data ?? '',
@@ -213,7 +224,7 @@ class StreamsBroker implements Broker<Held, StreamMessage> {
       deliveries: (message) => message.deliveries,
       destination: stream,
       messageId: entry.id,
-      carrier: (name) => entry.fields.get(name)?.toString('utf8'),
+      carrier: (name) => fieldOf(entry, name)?.toString('utf8'),
     };
   }
 
@@ -241,7 +252,7 @@ class StreamsBroker implements Broker<Held, StreamMessage> {
     const { stream, group, consumer, deadLetterStream } = this.settings;
     const fields: (string | Buffer)[] = [
       DEAD_LETTER_FIELDS.message,
-      entry.fields.get(MESSAGE_FIELD) ?? '',
+      fieldOf(entry, MESSAGE_FIELD) ?? '',
       DEAD_LETTER_FIELDS.reason,
       decision.reason,
       DEAD_LETTER_FIELDS.issues,
@@ -262,7 +273,7 @@ class StreamsBroker implements Broker<Held, StreamMessage> {
 
   /** The entries held (handled and not yet acknowledged, in the handler, waiting in the batch) keep their idle time low. */
   keepAlive(inFlight: Held | null): void {
-    const held = [...this.toAck, ...(inFlight ? [inFlight[0].id] : []), ...this.buffer.map(([entry]) => entry.id)];
+    const held = [...this.toAck, ...(inFlight ? [inFlight[0].id] : []), ...this.waiting.map(([entry]) => entry.id)];
     if (held.length === 0) return;
     const { stream, group, consumer } = this.settings;
     // A failed reset only costs what it was for: the loop's own commands report a lost connection.
@@ -270,8 +281,8 @@ class StreamsBroker implements Broker<Held, StreamMessage> {
   }
 
   async handBack(): Promise<void> {
-    const ids = this.buffer.map(([entry]) => entry.id);
-    this.buffer = [];
+    const ids = this.waiting.map(([entry]) => entry.id);
+    this.fill([]);
     if (ids.length === 0) return;
     const { stream, group, consumer, claimIdleMs } = this.settings;
     await this.redis.eval(KEEP_SCRIPT, 1, stream, group, consumer, claimIdleMs, ...ids).catch(() => undefined);

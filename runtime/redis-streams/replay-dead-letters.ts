@@ -4,7 +4,7 @@ import { emptyTally, keep, recheck, TOO_LARGE, tooLarge, type ReplaySelection, t
 import { DEAD_LETTER_FIELDS } from './dead-letter-fields.js';
 import { decodeOriginalFields } from './original-fields.js';
 import { MESSAGE_FIELD } from './publish-event.js';
-import { replyText, toEntries } from './stream-replies.js';
+import { fieldOf, replyText, toEntries } from './stream-replies.js';
 
 export interface ReplayDeadLettersOptions extends ReplaySelection {
   /** The stream that holds the dead letters. */
@@ -35,7 +35,7 @@ export async function replayDeadLetters(redis: Redis, options: ReplayDeadLetters
     for (const entry of page) {
       if (report.examined >= limit) break;
       report.examined += 1;
-      const data = entry.fields.get(DEAD_LETTER_FIELDS.message) ?? Buffer.alloc(0);
+      const data = fieldOf(entry, DEAD_LETTER_FIELDS.message) ?? Buffer.alloc(0);
       const result = recheck(data, options);
       if (!result.ok) {
         keep(report, result.error.code);
@@ -47,7 +47,7 @@ export async function replayDeadLetters(redis: Redis, options: ReplayDeadLetters
       }
       let id = '';
       if (!options.dryRun) {
-        const originalFields = entry.fields.get(DEAD_LETTER_FIELDS.originalFields);
+        const originalFields = fieldOf(entry, DEAD_LETTER_FIELDS.originalFields);
         const fields = (originalFields && decodeOriginalFields(originalFields.toString('utf8'), data)) ?? [Buffer.from(MESSAGE_FIELD), data];
         const results = await redis.multi().xadd(options.stream, '*', ...fields).xdel(options.deadLetterStream, entry.id).exec();
         const failed = results?.find(([error]) => error !== null)?.[0];
@@ -55,7 +55,7 @@ export async function replayDeadLetters(redis: Redis, options: ReplayDeadLetters
         id = replyText(results[0]?.[1]);
       }
       report.moved += 1;
-      report.movedMessages.push({ deadLetterId: entry.id, id, reason: entry.fields.get(DEAD_LETTER_FIELDS.reason)?.toString('utf8') ?? '' });
+      report.movedMessages.push({ deadLetterId: entry.id, id, reason: fieldOf(entry, DEAD_LETTER_FIELDS.reason)?.toString('utf8') ?? '' });
     }
     if (page.length < PAGE) break;
     start = `(${page[page.length - 1]!.id}`;

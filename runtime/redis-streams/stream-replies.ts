@@ -8,8 +8,19 @@ export interface StreamEntry {
   id: string;
   /** Every field in order, as stored (a name may even repeat). */
   pairs: [Buffer, Buffer][];
-  /** The fields by name (read as UTF-8), the first of each name: for looking one up. */
-  fields: Map<string, Buffer>;
+}
+
+const names = new Map<string, Buffer>();
+
+/**
+ * The value of the entry's first field named `name`, or `undefined`. An entry has a few fields:
+ * a scan, comparing bytes, costs less than a map built per entry.
+ */
+export function fieldOf(entry: StreamEntry, name: string): Buffer | undefined {
+  let wanted = names.get(name);
+  if (wanted === undefined) names.set(name, (wanted = Buffer.from(name)));
+  for (const [fieldName, value] of entry.pairs) if (fieldName.equals(wanted)) return value;
+  return undefined;
 }
 
 const text = (value: unknown): string => (Buffer.isBuffer(value) ? value.toString('utf8') : String(value));
@@ -19,20 +30,13 @@ const bytes = (value: unknown): Buffer => (Buffer.isBuffer(value) ? value : Buff
 export function toEntry(raw: unknown): StreamEntry | null {
   if (!Array.isArray(raw) || raw.length < 2) return null;
   const [id, flat] = raw as [unknown, unknown];
-  const fields = new Map<string, Buffer>();
   const pairs: [Buffer, Buffer][] = [];
   if (Array.isArray(flat)) {
-    for (let i = 0; i + 1 < flat.length; i += 2) {
-      const name = bytes(flat[i]);
-      const value = bytes(flat[i + 1]);
-      pairs.push([name, value]);
-      const key = name.toString('utf8');
-      if (!fields.has(key)) fields.set(key, value);
-    }
+    for (let i = 0; i + 1 < flat.length; i += 2) pairs.push([bytes(flat[i]), bytes(flat[i + 1])]);
   } else if (flat === null) {
     return null;
   }
-  return { id: text(id), pairs, fields };
+  return { id: text(id), pairs };
 }
 
 export const toEntries = (raw: unknown): StreamEntry[] => (Array.isArray(raw) ? raw.map(toEntry).filter((e): e is StreamEntry => e !== null) : []);
