@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
-import { startNatsServer, startRedisServer, type RunningBroker } from '../../test/bus/brokers.js';
+import { startNatsServer, startRedisServer, type RunningBroker } from '../local-brokers.js';
 import { bundleBus, type BusBundles } from './bus-bundles.js';
 import {
   BROKERS,

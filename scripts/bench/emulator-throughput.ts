@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import autocannon from 'autocannon';
-import { startNatsServer } from '../../test/bus/brokers.js';
+import { startNatsServer } from '../local-brokers.js';
 import { consumeEvents } from '../../runtime/nats/index.js';
 import { log, quantile, ROOT, summarize, type Summary } from './common.js';
 import type { PackageUnderTest } from './package.js';

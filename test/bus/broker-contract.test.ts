@@ -15,7 +15,7 @@ import type { BusHandler, Consumption, UnknownEventPolicy } from '../../runtime/
 import { EventValidationError, type CatalogEvent } from '../../runtime/index.js';
 import * as nats from '../../runtime/nats/index.js';
 import * as streams from '../../runtime/redis-streams/index.js';
-import { startNatsServer, startRedisServer, type RunningBroker } from './brokers.js';
+import { startNatsServer, startRedisServer, type RunningBroker } from '../../scripts/local-brokers.js';
 import { until } from './until.js';
 
 const valid = (account: string): CatalogEvent => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });

@@ -1,7 +1,7 @@
 /** The broker helper itself: a missing broker is one clear line; a started one is stopped for good. */
 import { createConnection } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { brokerBinary, startRedisServer } from './brokers.js';
+import { brokerBinary, startRedisServer } from '../../scripts/local-brokers.js';
 
 const listening = (port: number) =>
   new Promise<boolean>((resolve) => {

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CatalogEvent } from '../../runtime/index.js';
 import { consumeEvents as consumeNats, ConsumerFailedError, replayDeadLetters as replayNats } from '../../runtime/nats/index.js';
 import { consumeEvents as consumeRedis, replayDeadLetters as replayRedis } from '../../runtime/redis-streams/index.js';
-import { startNatsServer, startRedisServer, type RunningBroker } from './brokers.js';
+import { startNatsServer, startRedisServer, type RunningBroker } from '../../scripts/local-brokers.js';
 import { until } from './until.js';
 
 const valid = (account: string): CatalogEvent => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });

@@ -10,7 +10,7 @@ import { connect, headers } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDeadLetters } from '../../runtime/cli/dead-letters-command.js';
-import { startNatsServer, startRedisServer, type RunningBroker } from './brokers.js';
+import { startNatsServer, startRedisServer, type RunningBroker } from '../../scripts/local-brokers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const valid = JSON.stringify({ type: 'account.created', version: 'v1', payload: { account_number: 'A-1', account_user_emails: [] } });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { brokerBinary } from './brokers.js';
+import { brokerBinary } from '../../scripts/local-brokers.js';
 
 export interface NatsCluster {
   /** Every node's client URL, comma-separated (what the workers take). */

@@ -11,7 +11,7 @@ import { AckPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consumeEvents, DEAD_LETTER_HEADERS, DEAD_LETTER_HEADROOM, publishEvent, replayDeadLetters } from '../../runtime/nats/index.js';
-import { restartableNatsServer, startNatsServer } from './brokers.js';
+import { restartableNatsServer, startNatsServer } from '../../scripts/local-brokers.js';
 import { until } from './until.js';
 import type { CatalogEvent } from '../../runtime/index.js';
 

@@ -10,7 +10,7 @@ import { connect, type NatsConnection } from '@nats-io/transport-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CatalogEvent } from '../../runtime/index.js';
 import { consumeEvents, DEAD_LETTER_HEADERS, publishEvent, replayDeadLetters } from '../../runtime/nats/index.js';
-import { startNatsServer, type RunningBroker } from './brokers.js';
+import { startNatsServer, type RunningBroker } from '../../scripts/local-brokers.js';
 import { until } from './until.js';
 
 const valid = (account: string): CatalogEvent => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });

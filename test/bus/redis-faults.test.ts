@@ -6,7 +6,7 @@
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consumeEvents, publishEvent } from '../../runtime/redis-streams/index.js';
-import { restartableRedisServer } from './brokers.js';
+import { restartableRedisServer } from '../../scripts/local-brokers.js';
 import { until } from './until.js';
 import type { CatalogEvent } from '../../runtime/index.js';
 

@@ -8,7 +8,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CatalogEvent } from '../../runtime/index.js';
 import { consumeEvents, publishEvent, type StreamMessage } from '../../runtime/redis-streams/index.js';
-import { startRedisServer, type RunningBroker } from './brokers.js';
+import { startRedisServer, type RunningBroker } from '../../scripts/local-brokers.js';
 import { until } from './until.js';
 
 const valid = (account: string): CatalogEvent => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });

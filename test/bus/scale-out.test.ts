@@ -14,7 +14,7 @@ import { connect } from '@nats-io/transport-node';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DeliveryCounts } from '../../runtime/bus/index.js';
-import { startNatsServer, startRedisServer, type RunningBroker } from './brokers.js';
+import { startNatsServer, startRedisServer, type RunningBroker } from '../../scripts/local-brokers.js';
 import { expectedReason, idIn, kindOf, messageText } from './scale-out/traffic.js';
 import { startWorkers, type Worker } from './scale-out/workers.js';
 

@@ -17,7 +17,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { CatalogEvent } from '../../runtime/index.js';
 import { consumeEvents as consumeNats, publishEvent as publishNats } from '../../runtime/nats/index.js';
 import { consumeEvents as consumeRedis, publishEvent as publishRedis } from '../../runtime/redis-streams/index.js';
-import { startNatsServer, startRedisServer, type RunningBroker } from './brokers.js';
+import { startNatsServer, startRedisServer, type RunningBroker } from '../../scripts/local-brokers.js';
 import { until } from './until.js';
 
 const ROUND_TRIPS = 1000;

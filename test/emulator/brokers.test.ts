@@ -11,7 +11,7 @@ import { startEmulator, type Emulator } from '../../runtime/emulator/index.js';
 import type { CatalogEvent } from '../../runtime/index.js';
 import { consumeEvents as consumeNats } from '../../runtime/nats/index.js';
 import { consumeEvents as consumeRedis } from '../../runtime/redis-streams/index.js';
-import { startNatsServer, startRedisServer, type RunningBroker } from '../bus/brokers.js';
+import { startNatsServer, startRedisServer, type RunningBroker } from '../../scripts/local-brokers.js';
 import { until } from '../bus/until.js';
 import { call, paths } from './http.js';
 

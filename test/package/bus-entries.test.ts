@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { packedTarball } from '../support/packed-package.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNatsServer } from '../bus/brokers.js';
+import { startNatsServer } from '../../scripts/local-brokers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = '@data-import/event-catalog';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNatsServer, startRedisServer, type RunningBroker } from '../bus/brokers.js';
+import { startNatsServer, startRedisServer, type RunningBroker } from '../../scripts/local-brokers.js';
 import { packedTarball } from '../support/packed-package.js';
 import { BUILDS, SPAWNS } from '../support/timeouts.js';
 

@@ -1,7 +1,7 @@
 /**
- * Real brokers for the bus tests: Debian's `nats-server` and `redis-server`, started as child
- * processes on free loopback ports, each in a throwaway directory, and stopped (and waited
- * on) by `stop()`. A missing binary fails the test with one line naming the install command.
+ * Real brokers for the tests and the bench: Debian's `nats-server` and `redis-server`, started
+ * as child processes on free loopback ports, each in a throwaway directory, and stopped (and
+ * waited on) by `stop()`. A missing binary fails with one line naming the install command.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
