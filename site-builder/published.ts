@@ -1,7 +1,8 @@
 /**
  * The shapes of what the package publishes, as far as the site reads them: the manifest
  * (`generated/manifest.json`), the OpenAPI document (`generated/openapi.yaml`) and the
- * validators of the built package (`dist/`).
+ * validators of the built package (`dist/`). The page model (`generated/docs/pages.json`) has
+ * its shape in `runtime/contract/page-model.ts`, shared with the generator that writes it.
  */
 
 export interface ManifestField {
@@ -15,6 +16,8 @@ export interface ManifestField {
 export interface ManifestEvent {
   type: string;
   version: string;
+  /** The catalog name (`account.created-v1`). */
+  name: string;
   open: boolean;
   /** The seed's words when `open`. */
   openSeed?: string;
@@ -24,6 +27,8 @@ export interface ManifestEvent {
   payloadSchema: string;
   fields: ManifestField[];
   section: string;
+  /** The catalog files its output depends on. */
+  sources: string[];
 }
 
 export interface ManifestSharedType {

@@ -1,6 +1,6 @@
 /**
- * Reads what the package publishes, and nothing else: the manifest, the OpenAPI document,
- * the REST operation data (`generated/api/operations.ts`) and the built package's validators
+ * Reads what the package publishes, and nothing else: the manifest and the page model
+ * (`generated/docs/pages.json`), the OpenAPI document and the built package's validators
  * (`dist/`). The site is rendered from these and its examples are checked by these, so a page
  * and the checks behind it cannot come from two different generations: `dist/` must have been
  * built from the `generated/` beside it.
@@ -9,8 +9,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { apiOperationEvents, apiOperations } from '../generated/api/operations.js';
+import { PUBLISHED_PAGES_PATH, type PageModel } from '../runtime/contract/page-model.js';
 import type { Manifest, OpenApiDocument, PackageValidators } from './published.js';
+import { readPages } from './read-pages.js';
 
 export interface PublishedPackage {
   /** The repository: `generated/` is read from it. */
@@ -18,10 +19,9 @@ export interface PublishedPackage {
   /** The built package (`dist/` unless told otherwise). */
   dist: string;
   manifest: Manifest;
+  /** What the pages show, the Markdown reference's model too: `generated/docs/pages.json` with the manifest. */
+  pages: PageModel;
   openapi: OpenApiDocument;
-  operations: typeof apiOperations;
-  /** Which events each operation publishes, by outcome: an assumption, as the package says. */
-  operationEvents: Readonly<Record<string, Readonly<Record<string, readonly { readonly type: string; readonly version: string }[]>>>>;
   validators: PackageValidators;
   /** The name an event's own entry (`<package>/events/<type>/<version>`) exports its validator as, from its published declarations. */
   entryExport(event: { type: string; version: string }): string;
@@ -63,7 +63,8 @@ function checkManifest(value: unknown): Manifest {
   if (!isObject(value)) return fail('', 'an object');
   list(value, 'events', '').forEach((event, i) => {
     if (!isObject(event)) return fail(`/events/${i}`, 'an object');
-    for (const key of ['type', 'version', 'tsName', 'schema', 'payloadSchema', 'section']) text(event, key, `/events/${i}`);
+    for (const key of ['type', 'version', 'name', 'tsName', 'schema', 'payloadSchema', 'section']) text(event, key, `/events/${i}`);
+    list(event, 'sources', `/events/${i}`);
     fields(event, `/events/${i}`);
   });
   list(value, 'sharedTypes', '').forEach((type, i) => {
@@ -80,6 +81,7 @@ export function readPackage(root: string, dist = join(root, 'dist')): PublishedP
   const distName = relative(root, dist) || '.';
   const build = `run npm run build (the site bundles the built package's validators from ${distName}/)`;
   const manifest = checkManifest(JSON.parse(readText(root, 'generated/manifest.json', 'run npm run generate')));
+  const pages = readPages(manifest, JSON.parse(readText(root, `generated/${PUBLISHED_PAGES_PATH}`, 'run npm run generate')));
   const openapi = parseYaml(readText(root, 'generated/openapi.yaml', 'run npm run generate')) as OpenApiDocument;
   const registry = readText(root, 'generated/registry.cjs', 'run npm run generate');
   if (readText(dist, 'registry.cjs', build) !== registry) {
@@ -92,9 +94,8 @@ export function readPackage(root: string, dist = join(root, 'dist')): PublishedP
     root,
     dist,
     manifest,
+    pages,
     openapi,
-    operations: apiOperations,
-    operationEvents: apiOperationEvents,
     validators: { validateEvent: rootEntry.validateEvent, validateRequest: rest.validateRequest, validateResponse: rest.validateResponse },
     entryExport: (event) => {
       const declarations = readText(dist, `events/${event.type}/${event.version}.d.ts`, build);

@@ -279,7 +279,6 @@ function advise(changes: readonly Change[], current: CatalogSnapshot): string[] 
  * to this one means to a consumer, by the same rules.
  */
 export function versionHistory(snapshot: CatalogSnapshot): VersionStep[] {
-  const shared = byName(snapshot.sharedTypes);
   const steps: VersionStep[] = [];
   for (const [type, versions] of versionsByType(snapshot)) {
     versions.forEach((event, i) => {
@@ -288,14 +287,23 @@ export function versionHistory(snapshot: CatalogSnapshot): VersionStep[] {
         steps.push({ type, from: null, to: event.version, changes: [] });
         return;
       }
-      const key = eventKey(event);
-      const ctx: Context = { oldShared: shared, newShared: shared, prefix: '', seen: new Set(), subject: { event: key }, affects: [key] };
-      const changes = compareEvents(previous, event, ctx);
+      const changes = compareVersions(snapshot, previous, event);
       const severity = worst(changes.map((c) => c.severity));
       steps.push({ type, from: previous.version, to: event.version, changes, ...(severity && { severity }) });
     });
   }
   return steps;
+}
+
+/**
+ * Every change from one version of an event type to another of the same catalog, in either
+ * order, as if `to` were an edit of `from`: what a consumer of `from` meets in messages shaped
+ * as `to`. The changes are reported on `to`.
+ */
+export function compareVersions(snapshot: CatalogSnapshot, from: SnapshotEvent, to: SnapshotEvent): Change[] {
+  const shared = byName(snapshot.sharedTypes);
+  const key = eventKey(to);
+  return compareEvents(from, to, { oldShared: shared, newShared: shared, prefix: '', seen: new Set(), subject: { event: key }, affects: [key] });
 }
 
 /** The version to suggest instead of a breaking edit: one past the highest `vN` of the type. */

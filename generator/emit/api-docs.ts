@@ -1,8 +1,17 @@
+/**
+ * `api/README.md`: the REST API for people, rendered from the page model's `api`
+ * (`page-model.ts`), which the site reads too: conventions, every operation with its
+ * responses, the seed's retry rules and the events it is assumed to publish, every type, what
+ * is not shown.
+ */
+import type { PageApi, PageApiType, PageField, PageOperation, PageResponse } from '../../runtime/contract/page-model.js';
 import { bannerText } from '../common/banner.js';
 import { markdownText } from '../common/safe-text.js';
-import { inlineCode, plural } from '../common/text.js';
-import type { ApiModel, ApiOperationModel, ApiResponseModel, CatalogModel, FieldModel, ObjectTypeModel, TypeRef } from '../model.js';
+import { curlyQuote, inlineCode, plural } from '../common/text.js';
+import { parseTypeNotation } from '../common/type-notation.js';
+import type { CatalogModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
+import { pageModelOf } from './page-model.js';
 
 export const API_DOCS_PATH = 'api/README.md';
 
@@ -11,26 +20,23 @@ const cell = (text: string): string => markdownText(text).replace(/\n/g, ' ').re
 
 const FORMAT_TEXT = { date: 'date (`YYYY-MM-DD`)', datetime: 'datetime (`YYYY-MM-DDTHH:MM:SSZ`)', decimal: 'decimal string (two places)' } as const;
 
-function typeText(type: TypeRef): string {
-  switch (type.kind) {
-    case 'primitive':
-      return type.name;
-    case 'format':
-      return FORMAT_TEXT[type.name];
-    case 'array':
-      return `array of ${typeText(type.items)}`;
-    case 'named':
-      return `[${type.name}](#${type.name.toLowerCase()})`;
-  }
+/** The API's type names: a notation's base that is one is linked. */
+type TypeNames = ReadonlySet<string>;
+
+/** A type in words, from its catalog notation: a format spelt out, a list as `array of`, an API type linked. */
+function typeText(notation: string, names: TypeNames): string {
+  const { base, depth } = parseTypeNotation(notation) ?? { base: notation, depth: 0 };
+  const text = names.has(base) ? `[${base}](#${base.toLowerCase()})` : base in FORMAT_TEXT ? FORMAT_TEXT[base as keyof typeof FORMAT_TEXT] : base;
+  return `${'array of '.repeat(depth)}${text}`;
 }
 
-function fieldType(field: FieldModel): string {
+function fieldType(field: PageField, names: TypeNames): string {
   const values = field.enum ? `: one of ${field.enum.map(inlineCode).join(', ')}` : '';
   const length = field.minLength === undefined ? '' : `, at least ${plural(field.minLength, 'character')}`;
-  return `${typeText(field.type)}${values}${length}${field.nullable ? ', or null' : ''}`;
+  return `${typeText(field.type, names)}${values}${length}${field.nullable ? ', or null' : ''}`;
 }
 
-function fieldNotesCell(field: FieldModel): string {
+function fieldNotesCell(field: PageField): string {
   const parts = [
     field.description,
     field.examples && `values seen: ${field.examples.map(inlineCode).join(', ')} (not a complete list)`,
@@ -40,63 +46,77 @@ function fieldNotesCell(field: FieldModel): string {
   return parts.map(cell).join('; ');
 }
 
-const requiredCell = (field: FieldModel): string => (field.optional ? `optional${field.whyOptional && field.whyOptional !== 'optional' ? `: ${cell(field.whyOptional)}` : ''}` : 'required');
+const requiredCell = (field: PageField): string => (field.optional ? `optional${field.whyOptional && field.whyOptional !== 'optional' ? `: ${cell(field.whyOptional)}` : ''}` : 'required');
 
-function fieldTable(fields: readonly FieldModel[]): string[] {
-  return ['| field | type | required | notes |', '|---|---|---|---|', ...fields.map((f) => `| \`${f.name}\` | ${fieldType(f)} | ${requiredCell(f)} | ${fieldNotesCell(f)} |`)];
+function fieldTable(fields: readonly PageField[], names: TypeNames): string[] {
+  return ['| field | type | required | notes |', '|---|---|---|---|', ...fields.map((f) => `| \`${f.name}\` | ${fieldType(f, names)} | ${requiredCell(f)} | ${fieldNotesCell(f)} |`)];
 }
 
-function responseBody(r: ApiResponseModel): string {
+function responseBody(r: PageResponse, names: TypeNames): string {
   if (r.notShown !== undefined) return `not shown: ${cell(r.notShown)}`;
-  return [...(r.json ?? []).map(typeText), ...(r.text !== undefined ? [`text ${inlineCode(r.text)}`] : [])].join(', or ');
+  return [...(r.json ?? []).map((t) => typeText(t, names)), ...(r.text !== undefined ? [`text ${inlineCode(r.text)}`] : [])].join(', or ');
 }
 
-function operationSection(op: ApiOperationModel): string[] {
+/** The seed's rules on sending a request again, status by status, in its words. */
+function retryLines(op: PageOperation): string[] {
+  const rules = op.responses.filter((r) => r.retry);
+  if (rules.length === 0) return [];
+  const rule = (r: PageResponse): string => `after ${r.status}, ${r.retry!.retried ? 'sent again' : 'not sent again'} (the seed: ${curlyQuote(cell(r.retry!.seed))})`;
+  return [`Retries, as the seed says and the package's client does: ${rules.map(rule).join('; ')}. Any other status is not retried.`, ''];
+}
+
+function operationSection(op: PageOperation, names: TypeNames): string[] {
   return [
     `### ${op.operationId}`,
     '',
     ...(op.summary ? [`**${markdownText(op.summary)}.** \`${op.method} ${op.path}\``] : [`\`${op.method} ${op.path}\``]),
     '',
     ...(op.description ? [markdownText(op.description), ''] : []),
-    ...(op.params.length > 0 ? ['Path parameters:', '', ...fieldTable(op.params), ''] : []),
-    ...(op.query.length > 0 ? ['Query parameters (sent as the text `true` / `false`):', '', ...fieldTable(op.query), ''] : []),
-    ...(op.request ? [`Request body: ${typeText(op.request)} (strict: only documented fields may be sent).`, ''] : []),
+    ...(op.params.length > 0 ? ['Path parameters:', '', ...fieldTable(op.params, names), ''] : []),
+    ...(op.query.length > 0 ? ['Query parameters (sent as the text `true` / `false`):', '', ...fieldTable(op.query, names), ''] : []),
+    ...(op.request ? [`Request body: ${typeText(op.request, names)} (strict: only documented fields may be sent).`, ''] : []),
     '| status | body | when |',
     '|---|---|---|',
-    ...op.responses.map((r) => `| ${r.status} | ${responseBody(r)} | ${cell(r.description)} |`),
+    ...op.responses.map((r) => `| ${r.status} | ${responseBody(r, names)} | ${cell(r.description)} |`),
     '',
+    ...retryLines(op),
     ...(op.emits.length > 0
       ? [
           'Events it publishes, by outcome (an [assumption](#assumptions): the seeds do not say):',
           '',
           '| outcome | events |',
           '|---|---|',
-          ...op.emits.map((e) => `| ${inlineCode(e.outcome)} | ${e.events.map((event) => `${inlineCode(event.type)} ${event.version}`).join(', ')} |`),
+          ...op.emits.map((e) => `| ${inlineCode(e.outcome)} | ${e.events.map((key) => `${inlineCode(key.split('@')[0]!)} ${key.split('@')[1]}`).join(', ')} |`),
           '',
         ]
       : []),
   ];
 }
 
-function typeSection(type: ObjectTypeModel, api: ApiModel): string[] {
-  const usedIn = api.operations.filter((op) => JSON.stringify([op.request, op.responses.map((r) => r.json)]).includes(`"name":"${type.name}"`)).map((op) => `[${op.operationId}](#${op.operationId.toLowerCase()})`);
+function typeSection(type: PageApiType, names: TypeNames): string[] {
+  const usedIn = type.usedBy.map((operationId) => `[${operationId}](#${operationId.toLowerCase()})`);
   return [
     `### ${type.name}`,
     '',
     ...(type.description ? [markdownText(type.description), ''] : []),
-    ...(type.open ? [`Open: the seed says ${inlineCode(type.open.seed)}, so fields beyond these may be sent, even in strict requests.`, ''] : []),
+    ...(type.openSeed !== undefined ? [`Open: the seed says ${inlineCode(type.openSeed)}, so fields beyond these may be sent, even in strict requests.`, ''] : []),
     ...(type.requiredNotShown ? [`Every field is optional, because the seed says: ${cell(type.requiredNotShown)}`, ''] : []),
     ...(type.atLeastOneOf ? [`At least one of ${type.atLeastOneOf.map(inlineCode).join(', ')} is required.`, ''] : []),
-    ...fieldTable(type.fields),
+    ...fieldTable(type.fields, names),
     '',
     ...(usedIn.length > 0 ? [`Used by ${usedIn.join(', ')}.`, ''] : []),
   ];
 }
 
-/** `api/README.md`: the REST API for people: conventions, every operation, every type, what is not shown. */
+/** `api/README.md`, from the page model's `api`. */
 export function emitApiDocs(model: CatalogModel): EmittedFile[] {
-  const api = model.api;
+  const api = pageModelOf(model).api;
   if (!api) return [];
+  return [{ path: API_DOCS_PATH, contents: apiReadme(api) }];
+}
+
+function apiReadme(api: PageApi): string {
+  const names: TypeNames = new Set(api.types.map((t) => t.name));
   const lines = [
     `<!-- ${bannerText(api.sourceFiles)} -->`,
     `# ${markdownText(api.title)}`,
@@ -121,10 +141,10 @@ export function emitApiDocs(model: CatalogModel): EmittedFile[] {
     '|---|---|---|---|---|',
     ...api.operations.map((op) => `| [${op.operationId}](#${op.operationId.toLowerCase()}) | ${cell(op.summary ?? '')} | ${op.method} | \`${op.path}\` | ${op.responses.map((r) => r.status).join(', ')} |`),
     '',
-    ...api.operations.flatMap(operationSection),
+    ...api.operations.flatMap((op) => operationSection(op, names)),
     '## Types',
     '',
-    ...api.types.flatMap((t) => typeSection(t, api)),
+    ...api.types.flatMap((t) => typeSection(t, names)),
     ...(api.assumptions.length > 0
       ? ['## Assumptions', '', 'Where the seeds say nothing, this package assumes:', '', '| topic | the seed | assumed |', '|---|---|---|', ...api.assumptions.map((a) => `| ${cell(a.topic)} | ${cell(a.seed)} | ${cell(a.assumed)} |`), '']
       : []),
@@ -135,5 +155,5 @@ export function emitApiDocs(model: CatalogModel): EmittedFile[] {
     ...api.gaps.map((g) => `- ${cell(g.topic)}: ${inlineCode(g.seed)}`),
     '',
   ];
-  return [{ path: API_DOCS_PATH, contents: lines.join('\n') }];
+  return lines.join('\n');
 }

@@ -1,12 +1,14 @@
 /**
- * `docs/`: a Markdown reference of the catalog, for people.
+ * `docs/`: a Markdown reference of the catalog, for people, rendered from the page model
+ * (`page-model.ts`), which is published beside it as `docs/pages.json` for the site.
  *
  * - `docs/README.md`: an index by domain (`domainsOf`) with counts, and every gap in the
  *   seed's words;
  * - `docs/<domain>.md`: a section per event type (catalog order) with its versions, a field
  *   table per version (name, type linked to its shared type, required or optional), what it
  *   extends (linked), open and gap notes quoted from the seed, and the version history (the
- *   compat diff of successive versions, generator/compat); the domains of one event share
+ *   page model's diff of each version with the one before, and the readers it breaks, in the
+ *   words the site uses too); the domains of one event share
  *   `docs/one-event-domains.md`, so that every page holds several events;
  * - `docs/shared-types.md`: every shared type, its fields, and the event versions using it;
  * - `docs/fragments.md`: every fragment (`BASE`, …) the pages say an event extends.
@@ -14,16 +16,14 @@
  * Anchors are explicit (`<a id="account.created-v1">`): the event's catalog name, the event
  * type, the shared type's name. Every page starts with the banner as an HTML comment.
  */
-import { bannerText, eventSources } from '../common/banner.js';
+import type { PageEvent, PageEventType, PageField, PageGap, PageModel, PageSharedType, VersionDiff } from '../../runtime/contract/page-model.js';
+import { bannerText } from '../common/banner.js';
 import { markdownText } from '../common/safe-text.js';
 import { byCodeUnit } from '../../runtime/contract/code-unit-order.js';
 import { blockQuote, inlineCode, plural } from '../common/text.js';
-import { typeNotation } from '../common/type-notation.js';
-import { versionHistory, type VersionStep } from '../compat/diff.js';
-import type { Severity } from '../compat/rules.js';
-import { snapshotFromModel } from '../compat/snapshot.js';
-import type { CatalogModel, EventVersionModel, FieldModel, GapModel, SharedTypeModel, TypeRef } from '../model.js';
+import type { CatalogModel } from '../model.js';
 import type { EmittedFile } from './emitted-file.js';
+import { emitPageModel, pageModelOf } from './page-model.js';
 
 export const DOCS_DIR = 'docs';
 const INDEX = 'README.md';
@@ -77,76 +77,78 @@ const eventLink = (key: string, from: string, pageOf: PageOf): string => {
   return `[${inlineCode(type)} ${version}](${page === from ? '' : page}#${type}-${version})`;
 };
 
-function typeCell(type: TypeRef, from: string): string {
-  let base = type;
-  while (base.kind === 'array') base = base.items;
-  const text = inlineCode(typeNotation(type));
-  return base.kind === 'named' ? `[${text}](${from === SHARED ? '' : SHARED}#${base.name})` : text;
+function typeCell(field: PageField, from: string): string {
+  const text = inlineCode(field.type);
+  return field.namedType !== undefined ? `[${text}](${from === SHARED ? '' : SHARED}#${field.namedType})` : text;
 }
 
-function fieldTable(fields: readonly FieldModel[], from: string): string[] {
+function fieldTable(fields: readonly PageField[], from: string): string[] {
   if (fields.length === 0) return ['No fields shown.'];
   const described = fields.some((f) => f.description);
   const lines = [`| field | type | required |${described ? ' description |' : ''}`, `|---|---|---|${described ? '---|' : ''}`];
   for (const f of fields) {
     const presence = `${f.optional ? 'optional' : 'required'}${f.nullable ? ', may be `null`' : ''}`;
     const description = described ? (f.description ? ` ${cell(f.description)} |` : ' |') : '';
-    lines.push(`| ${inlineCode(f.name)} | ${typeCell(f.type, from)} | ${presence} |${description}`);
+    lines.push(`| ${inlineCode(f.name)} | ${typeCell(f, from)} | ${presence} |${description}`);
   }
   return lines;
 }
 
-const gapWhere = (gap: { after?: string; before?: string }, from: string, pageOf: PageOf): string =>
+const gapWhere = (gap: { after: string | null; before: string | null }, from: string, pageOf: PageOf): string =>
   [gap.after && `after ${eventLink(gap.after, from, pageOf)}`, gap.before && `before ${eventLink(gap.before, from, pageOf)}`].filter(Boolean).join(', ');
 
-function gapLines(gap: GapModel, from: string, pageOf: PageOf): string[] {
+function gapLines(gap: PageGap, from: string, pageOf: PageOf): string[] {
   switch (gap.kind) {
     case 'not_shown':
       return [`- **Not shown: ${cell(gap.topic)}** (${cell(gap.section)})`, '', blockQuote(markdownText(gap.seed)).replace(/^/gm, '  ')];
     case 'events_not_shown':
       return [`- **Events not shown**, ${gapWhere(gap, from, pageOf)} (${cell(gap.section)})`, '', blockQuote(markdownText(gap.seed)).replace(/^/gm, '  ')];
     case 'unnamed_event': {
-      const visible = gap.visibleFields.map((f) => `${inlineCode(f.name)} (${typeNotation(f.type)})`).join(', ');
+      const visible = gap.visibleFields.map((f) => `${inlineCode(f.name)} (${f.type})`).join(', ');
       return [`- **An unnamed event**, ${gapWhere(gap, from, pageOf)}; visible fields: ${visible} (${cell(gap.section)})`, '', blockQuote(markdownText(gap.seed)).replace(/^/gm, '  ')];
     }
   }
 }
 
-/** A step between successive versions, judged as if it had been an edit of the previous version (compat rules). */
-const VERDICT: Record<Severity, string> = { breaking: 'breaking: hence a new version', 'changes-types': 'changes types', compatible: 'compatible' };
+/** The verdict of a diff, in the words the site shows too: its class, and the readers it breaks. */
+function verdictCell(diff: VersionDiff, words: PageModel['words']): string {
+  return diff.severity ? `${words.severity[diff.severity]} (${diff.impact})` : words.unchanged;
+}
 
-function historyTable(steps: readonly VersionStep[]): string[] {
+/** Each version against the one before it, judged as if it had been an edit of that version (the compatibility rules). */
+function historyTable(eventType: PageEventType, words: PageModel['words']): string[] {
   const lines = ['| version | changes from the previous version | as an edit of the previous version |', '|---|---|---|'];
-  for (const step of steps) {
-    if (step.from === null) {
-      lines.push(`| ${inlineCode(step.to)} | first version | — |`);
-      continue;
+  eventType.versions.forEach((version, i) => {
+    const from = eventType.versions[i - 1];
+    if (from === undefined) {
+      lines.push(`| ${inlineCode(version)} | first version | — |`);
+      return;
     }
-    const what = step.changes.length === 0 ? 'no change to the payload' : step.changes.map((c) => cell(c.message)).join('; ');
-    const verdict = step.severity ? VERDICT[step.severity] : 'no change';
-    lines.push(`| ${inlineCode(step.to)} | from ${inlineCode(step.from)}: ${what} | ${verdict} |`);
-  }
+    const diff = eventType.diffs.find((d) => d.from === from && d.to === version)!;
+    const what = diff.changes.length === 0 ? 'no change to the payload' : diff.changes.map((c) => cell(c.message)).join('; ');
+    lines.push(`| ${inlineCode(version)} | from ${inlineCode(from)}: ${what} | ${verdictCell(diff, words)} |`);
+  });
   return lines;
 }
 
 /** A reference of `extends`, linked: a version of the same type, another event version, or a fragment. */
-function reuseLink(ref: string, event: EventVersionModel, page: string, pageOf: PageOf): string {
+function reuseLink(ref: string, event: PageEvent, page: string, pageOf: PageOf): string {
   if (/^v/.test(ref) && !ref.includes('@')) return `[${inlineCode(ref)}](#${event.type}-${ref})`;
   if (ref.includes('@')) return eventLink(ref, page, pageOf);
   return `[${inlineCode(ref)}](${FRAGMENTS}#${ref})`;
 }
 
-function eventVersionSection(model: CatalogModel, event: EventVersionModel, page: string, pageOf: PageOf): string[] {
+function eventVersionSection(pages: PageModel, event: PageEvent, page: string, pageOf: PageOf): string[] {
   const lines = ['', anchor(event.name), `### ${inlineCode(event.type)} ${event.version}`, ''];
   if (event.description) lines.push(markdownText(event.description), '');
-  if (event.open) {
-    lines.push(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:`, '', blockQuote(markdownText(event.open.seed)), '');
+  if (event.openSeed !== undefined) {
+    lines.push(`**Open**: the seed does not show every field, so unlisted payload properties are accepted in every mode. The seed:`, '', blockQuote(markdownText(event.openSeed)), '');
   }
   const reused = event.extends.map((ref) => reuseLink(ref, event, page, pageOf));
   if (reused.length === 1) lines.push(`Extends ${reused[0]}: its fields come first.`, '');
   if (reused.length > 1) lines.push(`Extends ${reused.join(', ')}: their fields come first, in that order.`, '');
   lines.push(...fieldTable(event.fields, page));
-  for (const gap of model.gaps) {
+  for (const gap of pages.gaps) {
     if (gap.kind === 'not_shown' || (gap.after !== event.key && gap.before !== event.key)) continue;
     const where = gap.after === event.key ? 'after' : 'before';
     const what = gap.kind === 'unnamed_event' ? `An unnamed event ${where} this one is not shown (visible fields: ${gap.visibleFields.map((f) => inlineCode(f.name)).join(', ')}). The seed:` : `Events ${where} this one are not shown. The seed:`;
@@ -156,22 +158,22 @@ function eventVersionSection(model: CatalogModel, event: EventVersionModel, page
 }
 
 /** A section per event type: its versions, each version's fields, its version history. */
-function typeSections(model: CatalogModel, events: readonly EventVersionModel[], page: string, history: Map<string, VersionStep[]>, pageOf: PageOf): string[] {
+function typeSections(pages: PageModel, events: readonly PageEvent[], page: string, pageOf: PageOf): string[] {
   const lines: string[] = [];
   for (const type of new Set(events.map((e) => e.type))) {
     const versions = events.filter((e) => e.type === type);
     lines.push('', anchor(type), `## ${inlineCode(type)}`, '', `Versions: ${versions.map((e) => inlineCode(e.version)).join(', ')}. Seed section: ${cell(versions[0]!.section)}.`);
-    for (const event of versions) lines.push(...eventVersionSection(model, event, page, pageOf));
-    const steps = history.get(type) ?? [];
-    if (steps.length === 1) lines.push('', `**Version history**: ${inlineCode(steps[0]!.to)} is the only version shown.`);
-    else lines.push('', `### Version history of ${inlineCode(type)}`, '', ...historyTable(steps));
+    for (const event of versions) lines.push(...eventVersionSection(pages, event, page, pageOf));
+    const eventType = pages.eventTypes.find((t) => t.type === type)!;
+    if (eventType.versions.length === 1) lines.push('', `**Version history**: ${inlineCode(eventType.versions[0]!)} is the only version shown.`);
+    else lines.push('', `### Version history of ${inlineCode(type)}`, '', ...historyTable(eventType, pages.words));
   }
   return lines;
 }
 
-const sourcesOf = (model: CatalogModel, events: readonly EventVersionModel[]): string[] => [...new Set(events.flatMap((e) => eventSources(model, e)))].sort(byCodeUnit);
+const sourcesOf = (events: readonly PageEvent[]): string[] => [...new Set(events.flatMap((e) => e.sources))].sort(byCodeUnit);
 
-function domainDoc(model: CatalogModel, domain: string, events: EventVersionModel[], history: Map<string, VersionStep[]>, pageOf: PageOf): EmittedFile {
+function domainDoc(pages: PageModel, domain: string, events: PageEvent[], pageOf: PageOf): EmittedFile {
   const page = domainPage(domain);
   const types = [...new Set(events.map((e) => e.type))];
   const lines = [
@@ -182,13 +184,13 @@ function domainDoc(model: CatalogModel, domain: string, events: EventVersionMode
     '| event type | versions |',
     '|---|---|',
     ...types.map((type) => `| [${inlineCode(type)}](#${type}) | ${events.filter((e) => e.type === type).map((e) => `[${e.version}](#${e.name})`).join(', ')} |`),
-    ...typeSections(model, events, page, history, pageOf),
+    ...typeSections(pages, events, page, pageOf),
   ];
-  return { path: `${DOCS_DIR}/${page}`, contents: banner(sourcesOf(model, events)) + lines.join('\n') + '\n' };
+  return { path: `${DOCS_DIR}/${page}`, contents: banner(sourcesOf(events)) + lines.join('\n') + '\n' };
 }
 
 /** `one-event-domains.md`: the domains that show a single event, together, so that no page holds one event. */
-function oneEventDomainsDoc(model: CatalogModel, events: EventVersionModel[], domainOf: ReadonlyMap<string, string>, history: Map<string, VersionStep[]>, pageOf: PageOf): EmittedFile {
+function oneEventDomainsDoc(pages: PageModel, events: PageEvent[], domainOf: ReadonlyMap<string, string>, pageOf: PageOf): EmittedFile {
   const lines = [
     '# Domains of one event',
     '',
@@ -197,12 +199,12 @@ function oneEventDomainsDoc(model: CatalogModel, events: EventVersionModel[], do
     '| domain | event type | version |',
     '|---|---|---|',
     ...events.map((e) => `| ${inlineCode(domainOf.get(e.type)!)} | [${inlineCode(e.type)}](#${e.type}) | [${e.version}](#${e.name}) |`),
-    ...typeSections(model, events, ONE_EVENT_DOMAINS, history, pageOf),
+    ...typeSections(pages, events, ONE_EVENT_DOMAINS, pageOf),
   ];
-  return { path: `${DOCS_DIR}/${ONE_EVENT_DOMAINS}`, contents: banner(sourcesOf(model, events)) + lines.join('\n') + '\n' };
+  return { path: `${DOCS_DIR}/${ONE_EVENT_DOMAINS}`, contents: banner(sourcesOf(events)) + lines.join('\n') + '\n' };
 }
 
-function sharedTypeSection(shared: SharedTypeModel, pageOf: PageOf): string[] {
+function sharedTypeSection(shared: PageSharedType, pageOf: PageOf): string[] {
   const lines = ['', anchor(shared.name), `## ${inlineCode(shared.name)}`, ''];
   if (shared.description) lines.push(markdownText(shared.description), '');
   lines.push(`TypeScript: ${inlineCode(shared.tsName)}. Seed section: ${cell(shared.section)}.`, '', ...fieldTable(shared.fields, SHARED), '');
@@ -210,8 +212,8 @@ function sharedTypeSection(shared: SharedTypeModel, pageOf: PageOf): string[] {
   return lines;
 }
 
-function sharedTypesDoc(model: CatalogModel, pageOf: PageOf): EmittedFile {
-  const sources = [...new Set(model.sharedTypes.map((t) => t.position.file))].sort(byCodeUnit);
+function sharedTypesDoc(model: PageModel, pageOf: PageOf): EmittedFile {
+  const sources = [...new Set(model.sharedTypes.map((t) => t.source))].sort(byCodeUnit);
   const lines = [`# Shared types`, '', `${plural(model.sharedTypes.length, 'shared object type')}, by their seed name. [All domains](${INDEX})`];
   if (model.sharedTypes.length > 0) {
     lines.push('', '| shared type | fields | used by |', '|---|---:|---:|');
@@ -221,9 +223,9 @@ function sharedTypesDoc(model: CatalogModel, pageOf: PageOf): EmittedFile {
   return { path: `${DOCS_DIR}/${SHARED}`, contents: banner(sources.length > 0 ? sources : model.sourceFiles) + lines.join('\n') + '\n' };
 }
 
-function indexDoc(model: CatalogModel, domains: Map<string, EventVersionModel[]>, domainPageOf: (domain: string) => string, pageOf: PageOf): EmittedFile {
-  const types = (events: EventVersionModel[]) => new Set(events.map((e) => e.type)).size;
-  const open = (events: EventVersionModel[]) => events.filter((e) => e.open !== false).length;
+function indexDoc(model: PageModel, domains: Map<string, PageEvent[]>, domainPageOf: (domain: string) => string, pageOf: PageOf): EmittedFile {
+  const types = (events: readonly PageEvent[]) => new Set(events.map((e) => e.type)).size;
+  const open = (events: readonly PageEvent[]) => events.filter((e) => e.openSeed !== undefined).length;
   const lines = [
     '# Event catalog reference',
     '',
@@ -251,8 +253,8 @@ function indexDoc(model: CatalogModel, domains: Map<string, EventVersionModel[]>
 }
 
 /** `fragments.md`: each fragment (`BASE`, `DEPOSIT_BASE`, …) the pages say an event extends, with its fields. */
-function fragmentsDoc(model: CatalogModel, pageOf: PageOf): EmittedFile {
-  const sources = [...new Set(model.fragments.map((f) => f.position.file))].sort(byCodeUnit);
+function fragmentsDoc(model: PageModel, pageOf: PageOf): EmittedFile {
+  const sources = [...new Set(model.fragments.map((f) => f.source))].sort(byCodeUnit);
   const lines = [
     '# Fragments',
     '',
@@ -270,9 +272,9 @@ function fragmentsDoc(model: CatalogModel, pageOf: PageOf): EmittedFile {
 }
 
 /** Where each domain and event type is shown: its domain's page, or the page the domains of one event share. */
-export function docPages(model: CatalogModel) {
+export function docPages<Event extends { type: string }>(model: { events: readonly Event[] }) {
   const domainOf = domainsOf(model.events.map((e) => e.type));
-  const domains = new Map<string, EventVersionModel[]>();
+  const domains = new Map<string, Event[]>();
   for (const domain of [...new Set(domainOf.values())].sort(byCodeUnit)) domains.set(domain, []);
   for (const event of model.events) domains.get(domainOf.get(event.type)!)!.push(event);
   // Domains of one event share a page, when there are several of them.
@@ -283,16 +285,17 @@ export function docPages(model: CatalogModel) {
   return { domainOf, domains, sharingPage, domainPageOf, pageOf };
 }
 
+/** The Markdown pages, and `docs/pages.json`, the page model they are rendered from. */
 export function emitDocs(model: CatalogModel): EmittedFile[] {
-  const { domainOf, domains, sharingPage, domainPageOf, pageOf } = docPages(model);
-  const history = new Map<string, VersionStep[]>();
-  for (const step of versionHistory(snapshotFromModel(model))) history.set(step.type, [...(history.get(step.type) ?? []), step]);
+  const pages = pageModelOf(model);
+  const { domainOf, domains, sharingPage, domainPageOf, pageOf } = docPages(pages);
   const oneEvent = [...domains].filter(([domain]) => sharingPage.has(domain)).flatMap(([, events]) => events);
   return [
-    indexDoc(model, domains, domainPageOf, pageOf),
-    sharedTypesDoc(model, pageOf),
-    ...(model.fragments.length > 0 ? [fragmentsDoc(model, pageOf)] : []),
-    ...(oneEvent.length > 0 ? [oneEventDomainsDoc(model, oneEvent, domainOf, history, pageOf)] : []),
-    ...[...domains].filter(([domain]) => !sharingPage.has(domain)).map(([domain, events]) => domainDoc(model, domain, events, history, pageOf)),
+    indexDoc(pages, domains, domainPageOf, pageOf),
+    sharedTypesDoc(pages, pageOf),
+    ...(pages.fragments.length > 0 ? [fragmentsDoc(pages, pageOf)] : []),
+    ...(oneEvent.length > 0 ? [oneEventDomainsDoc(pages, oneEvent, domainOf, pageOf)] : []),
+    ...[...domains].filter(([domain]) => !sharingPage.has(domain)).map(([domain, events]) => domainDoc(pages, domain, events, pageOf)),
+    emitPageModel(model),
   ];
 }

@@ -1,17 +1,21 @@
 /**
- * Everything the pages show, derived once from what the package publishes: each event version
- * with its payload tree, a checked example, its diffs with the other versions of its type and
- * the REST operations assumed to publish it; the sections; each shared type with its tree and
- * users; the REST operations.
+ * Everything the pages show, derived once from what the package publishes: the page model
+ * (`generated/docs/pages.json` with the manifest: fields, versions and the diffs between them,
+ * gaps, the REST API) for what the Markdown reference shows too, and what only the site adds:
+ * each event version's payload as a tree, a checked example and the links to its published
+ * files; the sections; each shared type with its tree and users; the REST operations.
  */
-import type { ManifestEvent, ManifestGap, ManifestSharedType } from '../published.js';
+import type { PageEvent, PageGap, PageModel, PageSharedType, VersionDiff } from '../../runtime/contract/page-model.js';
+import type { ManifestEvent, ManifestSharedType } from '../published.js';
 import type { PublishedPackage } from '../read-package.js';
 import { exampleMessage } from './example-message.js';
 import { fieldTree, flattenTree, type FieldNode, type FieldSource } from './field-tree.js';
 import { baseUrl, restOperations, type RestOperation } from './rest-operations.js';
-import { diffVersions, type VersionDiff } from './version-diff.js';
 
 export interface EventView {
+  /** What the pages show of it. */
+  page: PageEvent;
+  /** Where the package keeps it: TypeScript name, schema files. */
   event: ManifestEvent;
   /** `type@version`, as the manifest's `usedBy` and gaps write it. */
   key: string;
@@ -21,8 +25,8 @@ export interface EventView {
   tree: FieldNode[];
   example: { type: string; version: string; payload: Record<string, unknown> };
   /** Every ordered pair of two versions of the type. */
-  diffs: VersionDiff[];
-  gaps: ManifestGap[];
+  diffs: readonly VersionDiff[];
+  gaps: PageGap[];
   publishedBy: { operationId: string; outcome: string }[];
   /** What its own entry exports its validator as. */
   entryExport: string;
@@ -35,7 +39,9 @@ export interface EventTypeView {
 }
 
 export interface SharedTypeView {
-  type: ManifestSharedType;
+  type: PageSharedType;
+  /** Its JSON Schema in the package. */
+  schema: ManifestSharedType['schema'];
   tree: FieldNode[];
   /** Other shared types it reaches, to any depth. */
   reaches: string[];
@@ -43,12 +49,13 @@ export interface SharedTypeView {
 }
 
 export interface CatalogView {
+  pages: PageModel;
   events: EventView[];
   eventTypes: EventTypeView[];
   /** Section names in catalog order, each with its event types. */
   sections: { name: string; types: EventTypeView[] }[];
   sharedTypes: SharedTypeView[];
-  gaps: ManifestGap[];
+  gaps: readonly PageGap[];
   operations: RestOperation[];
   base: ReturnType<typeof baseUrl>;
 }
@@ -57,52 +64,50 @@ export const eventKey = (e: { type: string; version: string }): string => `${e.t
 
 /** Builds the view; each example is checked by the package's `validateEvent` (strict) or the build stops. */
 export function catalogView(pkg: PublishedPackage): CatalogView {
-  const { manifest } = pkg;
-  const shared = new Map<string, readonly FieldSource[]>(manifest.sharedTypes.map((t) => [t.name, t.fields]));
+  const { manifest, pages } = pkg;
+  const shared = new Map<string, readonly FieldSource[]>(pages.sharedTypes.map((t) => [t.name, t.fields]));
   const versionsOf = new Map<string, ManifestEvent[]>();
   for (const event of manifest.events) versionsOf.set(event.type, [...(versionsOf.get(event.type) ?? []), event]);
+  const diffsOf = new Map(pages.eventTypes.map((t) => [t.type, t.diffs]));
   const operations = restOperations(pkg);
 
-  const diffsOf = new Map<string, VersionDiff[]>();
-  for (const [type, versions] of versionsOf) {
-    diffsOf.set(type, versions.flatMap((from) => versions.filter((to) => to !== from).map((to) => diffVersions(from, to, shared))));
-  }
-
-  const events = manifest.events.map((event): EventView => {
-    const key = eventKey(event);
+  const events = manifest.events.map((event, i): EventView => {
+    const page = pages.events[i]!;
     const versions = versionsOf.get(event.type)!;
     const example = exampleMessage(event, shared);
     const verdict = pkg.validators.validateEvent(example, { mode: 'strict' });
     if (!verdict.ok) throw new Error(`the example message of ${event.type} ${event.version} is refused by the package's own validator: ${verdict.error.message}`);
     return {
+      page,
       event,
-      key,
+      key: page.key,
       latest: versions[versions.length - 1] === event,
       versions,
-      tree: fieldTree(event.fields, shared),
+      tree: fieldTree(page.fields, shared),
       example,
-      diffs: diffsOf.get(event.type)!,
-      gaps: manifest.gaps.filter((g) => g.kind !== 'not_shown' && (g.after === key || g.before === key)),
+      diffs: diffsOf.get(event.type) ?? [],
+      gaps: pages.gaps.filter((g) => g.kind !== 'not_shown' && (g.after === page.key || g.before === page.key)),
       entryExport: pkg.entryExport(event),
-      publishedBy: operations.flatMap((op) => op.events.filter((o) => o.events.some((e) => eventKey(e) === key)).map((o) => ({ operationId: op.operationId, outcome: o.outcome }))),
+      publishedBy: (pages.api?.operations ?? []).flatMap((op) => op.emits.filter((o) => o.events.includes(page.key)).map((o) => ({ operationId: op.operationId, outcome: o.outcome }))),
     };
   });
   const byKey = new Map(events.map((view) => [view.key, view]));
 
-  const eventTypes: EventTypeView[] = [...versionsOf].map(([type, versions]) => ({ type, section: versions[0]!.section, versions: versions.map((v) => byKey.get(eventKey(v))!) }));
+  const eventTypes: EventTypeView[] = pages.eventTypes.map((t) => ({ type: t.type, section: t.section, versions: t.versions.map((v) => byKey.get(`${t.type}@${v}`)!) }));
   const sections = new Map<string, EventTypeView[]>();
   for (const view of eventTypes) sections.set(view.section, [...(sections.get(view.section) ?? []), view]);
 
   return {
+    pages,
     events,
     eventTypes,
     sections: [...sections].map(([name, types]) => ({ name, types })),
-    sharedTypes: manifest.sharedTypes.map((type) => {
+    sharedTypes: pages.sharedTypes.map((type, i) => {
       const tree = fieldTree(type.fields, shared);
       const reaches = [...new Set(flattenTree(tree).flatMap((node) => (node.namedType && node.namedType !== type.name ? [node.namedType] : [])))];
-      return { type, tree, reaches, usedBy: type.usedBy.flatMap((key) => byKey.get(key) ?? []) };
+      return { type, schema: manifest.sharedTypes[i]!.schema, tree, reaches, usedBy: type.usedBy.flatMap((key) => byKey.get(key) ?? []) };
     }),
-    gaps: manifest.gaps,
+    gaps: pages.gaps,
     operations,
     base: baseUrl(pkg),
   };

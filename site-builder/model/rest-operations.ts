@@ -1,138 +1,104 @@
 /**
- * Each REST operation as its page shows it: from the OpenAPI document (parameters, bodies,
- * responses, base URL, the header the token goes in), the package's operation data (which
- * events an outcome publishes, an assumption) and the client's retry rules; with an example
- * request and response, each accepted by the built package's validators or the build stops.
+ * Each REST operation as its page shows it: from the page model (parameters, bodies and
+ * responses, the seed's retry rules, the events each outcome is assumed to publish: what the
+ * Markdown reference shows too), with its fields as trees through the REST types, and from
+ * the OpenAPI document what only the site adds: the base URL, and an example request and
+ * response, each accepted by the built package's validators or the build stops.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { retriesNetworkError, retriesStatus } from '../../runtime/rest/retry.js';
-import type { JsonSchema, OpenApiOperation, PackageValidators } from '../published.js';
+import type { PageApi, PageOperation, PageResponse } from '../../runtime/contract/page-model.js';
+import type { OpenApiOperation, PackageValidators } from '../published.js';
 import type { PublishedPackage } from '../read-package.js';
-import type { FieldNode } from './field-tree.js';
+import { fieldTree, type FieldNode, type FieldSource } from './field-tree.js';
 import { schemaExample } from './schema-example.js';
-import { refName, resolve, schemaFields, schemaTypeText, type Components } from './schema-tree.js';
+import { parseNotation, plainType } from './type-notation.js';
 
 export interface RestBody {
   /** Plain words: `NotesRequest`, `list of NoteResult`, `text`. */
   typeText: string;
-  /** The components its type names, each once, for the type tables. */
-  types: string[];
-  /** The fields of the body (of each item for a list), expanded through components. */
+  /** The REST type it is, when it is exactly one (not a list of it). */
+  named?: string;
+  /** The fields of the body (of each item for a list), expanded through the REST types. */
   fields: FieldNode[];
-  /** `text/plain` bodies the document quotes. */
+  /** `text/plain` bodies: the seed's words. */
   text?: string;
 }
 
 export interface RestResponse {
   status: number;
   description: string;
+  /** Each body it may have: any one of them. */
   bodies: RestBody[];
   /** The seed does not show the body. */
   notShown?: string;
-  /** The client retries this status. */
-  retried: boolean;
+  /** The seed's rule on sending the request again after this status. */
+  retry?: PageResponse['retry'];
 }
 
-export interface RestOperation {
-  operationId: string;
-  method: 'GET' | 'POST';
-  path: string;
-  summary?: string;
-  description?: string;
-  tag?: string;
+export interface RestOperation extends Pick<PageOperation, 'operationId' | 'method' | 'path' | 'summary' | 'description'> {
   params: FieldNode[];
   query: FieldNode[];
   request?: RestBody;
   responses: RestResponse[];
-  /** Events the emulator publishes per outcome (an assumption: the seed does not say). */
+  /** Events published per outcome (an assumption: the seed does not say). */
   events: { outcome: string; events: { type: string; version: string }[] }[];
-  /** A network error is retried (GETs only). */
-  retriesNetworkError: boolean;
   example: { params?: Record<string, string>; request?: unknown; response?: { status: number; body: unknown } };
   /** Its published JSON Schemas, from `generated/` (`api/schemas/<operationId>/request.schema.json`…). */
   schemaFiles: string[];
 }
 
-/** Every component a schema names, to any depth, each once, in the order met. */
-function namedTypes(schema: JsonSchema, components: Components, found: string[] = []): string[] {
-  const name = refName(schema);
-  if (name !== undefined) {
-    if (found.includes(name)) return found;
-    found.push(name);
-  }
-  const resolved = resolve(schema, components);
-  for (const child of [...Object.values(resolved.properties ?? {}), ...(resolved.items ? [resolved.items] : []), ...(resolved.anyOf ?? []), ...(resolved.oneOf ?? [])]) {
-    namedTypes(child, components, found);
-  }
-  return found;
-}
+type NamedTypes = ReadonlyMap<string, readonly FieldSource[]>;
 
-function bodyOf(schema: JsonSchema, components: Components): RestBody {
-  const alternatives = schema.anyOf ?? schema.oneOf ?? [schema];
-  const objects = alternatives.map((s) => (s.items ? s.items : s));
-  return {
-    typeText: schemaTypeText(schema, components),
-    types: namedTypes(schema, components),
-    fields: objects.length === 1 ? schemaFields(objects[0]!, components) : [],
-  };
+function bodyOf(notation: string, types: NamedTypes): RestBody {
+  const { base, depth } = parseNotation(notation);
+  const fields = types.get(base);
+  return { typeText: plainType(notation), ...(depth === 0 && fields && { named: base }), fields: fields ? fieldTree(fields, types, { path: [], via: [base] }) : [] };
 }
 
 function check(verdict: ReturnType<PackageValidators['validateRequest']>, what: string): void {
   if (!verdict.ok) throw new Error(`the example ${what} is refused by the package's own validator: ${verdict.error.message}`);
 }
 
-function operationOf(entry: { operationId: string; method: 'GET' | 'POST'; path: string }, op: OpenApiOperation, pkg: PublishedPackage): RestOperation {
+/** An example request and success response, from the OpenAPI document's schemas, checked by the package. */
+function exampleOf(op: PageOperation, document: OpenApiOperation, pkg: PublishedPackage): RestOperation['example'] {
   const components = pkg.openapi.components.schemas;
-  const parameters = op.parameters ?? [];
-  const asField = (p: (typeof parameters)[number]): FieldNode => ({
-    name: p.name,
-    path: [p.name],
-    typeText: schemaTypeText(p.schema, components),
-    required: p.required === true,
-    alwaysPresent: p.required === true,
-    nullable: false,
-    via: [],
-    ...(p.description && { description: p.description }),
-    notes: [...(p.schema.default !== undefined ? [`default \`${JSON.stringify(p.schema.default)}\``] : []), ...(p.schema.minLength === 1 ? ['not empty'] : [])],
-    children: [],
-  });
-  const requestSchema = op.requestBody?.content['application/json']?.schema;
-  const responses: RestResponse[] = Object.entries(op.responses).map(([status, response]) => ({
-    status: Number(status),
-    description: response.description,
-    bodies: [
-      ...(response.content?.['application/json'] ? [bodyOf(response.content['application/json'].schema, components)] : []),
-      ...(response.content?.['text/plain'] ? [{ typeText: 'text', types: [], fields: [], text: String(response.content['text/plain'].schema.const ?? '') }] : []),
-    ],
-    ...(response['x-not-shown'] && { notShown: response['x-not-shown'] }),
-    retried: retriesStatus(entry.operationId, Number(status)),
-  }));
-
+  const parameters = document.parameters ?? [];
   const params = Object.fromEntries(parameters.filter((p) => p.in === 'path').map((p) => [p.name, String(schemaExample(p.schema, components, p.name))]));
+  const requestSchema = document.requestBody?.content['application/json']?.schema;
   const request = requestSchema ? schemaExample(requestSchema, components) : undefined;
-  check(pkg.validators.validateRequest(entry.operationId, { ...(Object.keys(params).length > 0 && { params }), ...(request !== undefined && { body: request }) }), `request of ${entry.operationId}`);
-  const success = Object.entries(op.responses).find(([status, r]) => Number(status) < 300 && r.content?.['application/json']);
+  check(pkg.validators.validateRequest(op.operationId, { ...(Object.keys(params).length > 0 && { params }), ...(request !== undefined && { body: request }) }), `request of ${op.operationId}`);
+  const success = Object.entries(document.responses).find(([status, r]) => Number(status) < 300 && r.content?.['application/json']);
   let response: { status: number; body: unknown } | undefined;
   if (success) {
     response = { status: Number(success[0]), body: schemaExample(success[1].content!['application/json']!.schema, components) };
-    check(pkg.validators.validateResponse(entry.operationId, response.status, response.body), `${response.status} response of ${entry.operationId}`);
+    check(pkg.validators.validateResponse(op.operationId, response.status, response.body), `${response.status} response of ${op.operationId}`);
   }
+  return { ...(Object.keys(params).length > 0 && { params }), ...(request !== undefined && { request }), ...(response && { response }) };
+}
 
-  const mapping = pkg.operationEvents[entry.operationId] ?? {};
+function operationOf(op: PageOperation, types: NamedTypes, pkg: PublishedPackage): RestOperation {
+  const document = pkg.openapi.paths[op.path]?.[op.method.toLowerCase()];
+  if (!document || document.operationId !== op.operationId) throw new Error(`openapi.yaml has no ${op.method} ${op.path} with operationId ${op.operationId}`);
   return {
-    ...entry,
-    ...(op.summary && { summary: op.summary }),
-    ...(op.description && { description: op.description }),
-    ...(op.tags?.[0] && { tag: op.tags[0] }),
-    params: parameters.filter((p) => p.in === 'path').map(asField),
-    query: parameters.filter((p) => p.in === 'query').map(asField),
-    ...(requestSchema && { request: bodyOf(requestSchema, components) }),
-    responses,
-    events: Object.entries(mapping).map(([outcome, events]) => ({ outcome, events: events.map(({ type, version }) => ({ type, version })) })),
-    retriesNetworkError: retriesNetworkError(entry.method),
-    example: { ...(Object.keys(params).length > 0 && { params }), ...(request !== undefined && { request }), ...(response && { response }) },
-    schemaFiles: schemaFilesOf(pkg.root, entry.operationId),
+    operationId: op.operationId,
+    method: op.method,
+    path: op.path,
+    ...(op.summary !== undefined && { summary: op.summary }),
+    ...(op.description !== undefined && { description: op.description }),
+    params: fieldTree(op.params, types),
+    query: fieldTree(op.query, types),
+    ...(op.request !== undefined && { request: bodyOf(op.request, types) }),
+    responses: op.responses.map((r) => ({
+      status: r.status,
+      description: r.description,
+      bodies: [...(r.json ?? []).map((notation) => bodyOf(notation, types)), ...(r.text !== undefined ? [{ typeText: 'text', fields: [], text: r.text }] : [])],
+      ...(r.notShown !== undefined && { notShown: r.notShown }),
+      ...(r.retry && { retry: r.retry }),
+    })),
+    events: op.emits.map((o) => ({ outcome: o.outcome, events: o.events.map((key) => ({ type: key.slice(0, key.lastIndexOf('@')), version: key.slice(key.lastIndexOf('@') + 1) })) })),
+    example: exampleOf(op, document, pkg),
+    schemaFiles: schemaFilesOf(pkg.root, op.operationId),
   };
 }
 
@@ -142,13 +108,12 @@ function schemaFilesOf(root: string, operationId: string): string[] {
   return existsSync(at) ? readdirSync(at).filter((name) => name.endsWith('.schema.json')).sort().map((name) => `${folder}/${name}`) : [];
 }
 
-/** The operations in the package's order (`apiOperations`), each found in the OpenAPI document. */
+/** The operations in the page model's order (the seed's). */
 export function restOperations(pkg: PublishedPackage): RestOperation[] {
-  return pkg.operations.map((entry) => {
-    const op = pkg.openapi.paths[entry.path]?.[entry.method.toLowerCase()];
-    if (!op || op.operationId !== entry.operationId) throw new Error(`openapi.yaml has no ${entry.method} ${entry.path} with operationId ${entry.operationId}`);
-    return operationOf(entry, op, pkg);
-  });
+  const api: PageApi | undefined = pkg.pages.api;
+  if (!api) return [];
+  const types: NamedTypes = new Map(api.types.map((t) => [t.name, t.fields]));
+  return api.operations.map((op) => operationOf(op, types, pkg));
 }
 
 /** The base address: the document's first server, its variables filled with their defaults. */

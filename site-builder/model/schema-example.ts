@@ -5,7 +5,19 @@
  */
 import type { JsonSchema } from '../published.js';
 import { exampleDate, exampleText, exampleTime, exampleValue } from './example-values.js';
-import { resolve, type Components } from './schema-tree.js';
+
+/** The OpenAPI document's components (`#/components/schemas/<name>`). */
+export type Components = Readonly<Record<string, JsonSchema>>;
+
+const REF = '#/components/schemas/';
+
+/** A schema with its `$ref` followed (once; components do not refer to a bare `$ref`). */
+function resolve(schema: JsonSchema, components: Components): JsonSchema {
+  if (!schema.$ref?.startsWith(REF)) return schema;
+  const target = components[schema.$ref.slice(REF.length)];
+  if (!target) throw new Error(`openapi.yaml: ${schema.$ref} names no component`);
+  return target;
+}
 
 export function schemaExample(schema: JsonSchema, components: Components, name = 'value'): unknown {
   const resolved = resolve(schema, components);

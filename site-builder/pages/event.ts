@@ -5,7 +5,7 @@
  * and a live validator running only this event's entry from the built package.
  */
 import { codeBlock } from '../html/code-block.js';
-import { breaksText, diffView, severityBadge } from '../html/diff-view.js';
+import { diffView, verdictView } from '../html/diff-view.js';
 import { fieldTreeView } from '../html/field-tree-view.js';
 import { gapText } from '../html/gap-text.js';
 import { sectionId, type Page } from '../html/layout.js';
@@ -20,13 +20,15 @@ import { relativeLink, sitePaths } from '../site-paths.js';
 
 export const PACKAGE_NAME = '@data-import/event-catalog';
 
-/** The seed's words on which events an operation publishes (a gap of the catalog). */
-export function operationEventsGap(view: CatalogView): string | undefined {
-  const gap = view.gaps.find((g) => g.kind === 'not_shown' && /REST operation/i.test(g.topic));
-  return gap?.seed;
+/** What the REST API's pages assume where the seeds are silent (which operation emits which event), with the seeds' words folded beneath. */
+export function assumptionsNote(catalog: CatalogView, lead: Html): Html {
+  const assumptions = catalog.pages.api?.assumptions ?? [];
+  return html`<div class="note assumption"><p><strong>Assumption:</strong> ${lead}</p>${assumptions.map(
+    (a) => html`<details class="seed"><summary>The seed’s words, and what is assumed</summary><blockquote>${prose(a.seed)}</blockquote><p>Assumed: ${prose(a.assumed)}</p></details>`,
+  )}</div>`;
 }
 
-function versionsSection(view: EventView, link: (to: string) => string): Html {
+function versionsSection(view: EventView, catalog: CatalogView, link: (to: string) => string): Html {
   if (view.versions.length === 1) return html`<p>This is the only version of <code>${view.event.type}</code>.</p>`;
   const rows = view.versions.map((version, i) => {
     const previous = view.versions[i - 1];
@@ -34,7 +36,7 @@ function versionsSection(view: EventView, link: (to: string) => string): Html {
     const name = version === view.event ? html`<strong aria-current="page">${version.version}</strong> (this page)` : html`<a href="${link(sitePaths.event(version.type, version.version))}">${version.version}</a>`;
     return [
       html`${name}${i === view.versions.length - 1 ? html` <span class="badge latest">latest</span>` : ''}`,
-      step ? html`${severityBadge(step.severity)} ${breaksText(step)}` : 'first version',
+      step ? verdictView(step, catalog.pages.words) : 'first version',
     ];
   });
   const index = view.versions.indexOf(view.event);
@@ -45,6 +47,7 @@ function versionsSection(view: EventView, link: (to: string) => string): Html {
 ${diffView(
   view.versions.map((v) => v.version),
   view.diffs,
+  catalog.pages,
   shownFirst,
 )}`;
 }
@@ -60,7 +63,6 @@ export function eventPage(view: EventView, catalog: CatalogView): Page {
     const target = catalog.events.find((e) => e.key === key);
     return target ? html`<a href="${link(sitePaths.event(target.event.type, target.event.version))}"><code>${target.event.type}</code> ${target.event.version}</a>` : html`<code>${key}</code>`;
   };
-  const assumption = operationEventsGap(catalog);
   const main = html`<h1><code>${event.type}</code> <span class="version">${event.version}</span>${view.latest ? html` <span class="badge latest">latest</span>` : ''}</h1>
 <p class="lead">An event of the section ${section(event.section, link)}.${
     view.latest ? '' : html` The latest version is <a href="${link(sitePaths.event(latest.type, latest.version))}">${latest.version}</a>.`
@@ -71,13 +73,14 @@ ${view.versions.length > 1 ? html`<nav class="version-chips" aria-label="Version
         i === view.versions.length - 1 ? html` <span class="latest-mark">latest</span>` : ''
       }</a></li>`,
   )}</ul></nav>` : ''}
-${event.open ? html`<div class="note"><p><strong>Open event:</strong> the seed does not show all of its fields, so payload fields not listed here are accepted, in strict mode too.</p>${event.openSeed ? html`<details class="seed"><summary>The seed’s words</summary><blockquote>${prose(plainWords(event.openSeed))}</blockquote></details>` : ''}</div>` : ''}
+${view.page.openSeed !== undefined ? html`<div class="note"><p><strong>Open event:</strong> the seed does not show all of its fields, so payload fields not listed here are accepted, in strict mode too.</p><details class="seed"><summary>The seed’s words</summary><blockquote>${prose(plainWords(view.page.openSeed))}</blockquote></details></div>` : ''}
 ${view.gaps.map((gap) => html`<div class="note">${gapText(gap, eventLink)}</div>`)}
 ${
   view.publishedBy.length > 0
-    ? html`<div class="note assumption"><p><strong>Assumption:</strong> published by the REST API when ${view.publishedBy.map((p, i) => html`${i > 0 ? ', or ' : ''}<a href="${link(sitePaths.operation(p.operationId))}"><code>${p.operationId}</code></a> ends <em>${p.outcome.replace(/_/g, ' ')}</em>`)}. This is how the contract emulator behaves; the seed does not say which operation emits which event.</p>${
-        assumption ? html`<details class="seed"><summary>The seed’s words</summary><blockquote>${prose(assumption)}</blockquote></details>` : ''
-      }</div>`
+    ? assumptionsNote(
+        catalog,
+        html`published by the REST API when ${view.publishedBy.map((p, i) => html`${i > 0 ? ', or ' : ''}<a href="${link(sitePaths.operation(p.operationId))}"><code>${p.operationId}</code></a> ends <em>${p.outcome.replace(/_/g, ' ')}</em>`)}. This is how the contract emulator behaves; the seed does not say which operation emits which event.`,
+      )
     : ''
 }
 
@@ -99,7 +102,7 @@ ${fieldTreeView(view.tree, { namedType: (name) => link(sitePaths.sharedType(name
 
 <section id="versions" aria-labelledby="versions-heading">
 <h2 id="versions-heading">Versions</h2>
-${versionsSection(view, link)}
+${versionsSection(view, catalog, link)}
 </section>
 
 <section id="example" aria-labelledby="example-heading">

@@ -13,7 +13,7 @@ import { html, joinHtml, type Html } from '../html/template.js';
 import type { CatalogView } from '../model/catalog-view.js';
 import type { RestBody, RestOperation } from '../model/rest-operations.js';
 import { relativeLink, sitePaths } from '../site-paths.js';
-import { operationEventsGap, PACKAGE_NAME } from './event.js';
+import { assumptionsNote, PACKAGE_NAME } from './event.js';
 
 const TOKEN_VARIABLE = 'ACCESS_TOKEN';
 
@@ -44,17 +44,23 @@ function clientSnippet(op: RestOperation, base: string): string {
 
 function bodyView(body: RestBody, typeAnchor: (name: string) => string | undefined): Html {
   if (body.text !== undefined) return html`<p>The text <q>${body.text}</q>.</p>`;
-  return html`<p>${body.typeText === body.types[0] ? html`<code>${body.typeText}</code>` : body.typeText}</p>
+  return html`<p>${body.named !== undefined ? html`<code>${body.named}</code>` : body.typeText}</p>
 ${body.fields.length > 0 ? fieldTreeView(body.fields, { namedType: typeAnchor }) : ''}`;
 }
 
+/** The seed's rules on sending the request again (the page model's, which the package's client keeps), status by status in its words. */
 function retryRule(op: RestOperation): Html {
-  const retried = op.responses.filter((r) => r.retried).map((r) => r.status);
+  const rules = op.responses.filter((r) => r.retry);
+  const retried = rules.filter((r) => r.retry!.retried).map((r) => r.status);
   return html`<p>${
     retried.length > 0
       ? html`The package’s client retries ${joinHtml(retried.map((s) => html`<strong>${s}</strong>`), ' and ')}, as the seed says, with exponential back-off and full jitter, honouring <code>Retry-After</code> (4 attempts, at most 30 s, by default).`
-      : 'The package’s client retries no status of this operation: the seed names none to retry. A 400 is never retried.'
-  } ${op.retriesNetworkError ? 'A network error is retried: a GET is safe to send again.' : 'A network error is not retried: a POST that may have arrived is not sent twice.'}</p>`;
+      : 'The package’s client retries no status of this operation: the seed names none to retry.'
+  } Any other status is not retried. ${op.method === 'GET' ? 'A network error is retried: a GET is safe to send again.' : 'A network error is not retried: a POST that may have arrived is not sent twice.'}</p>${
+    rules.length > 0
+      ? html`<ul class="retry-rules">${rules.map((r) => html`<li><strong>${r.status}</strong>: ${r.retry!.retried ? 'sent again' : 'not sent again'}; the seed: “${r.retry!.seed}”</li>`)}</ul>`
+      : ''
+  }`;
 }
 
 export function operationPage(op: RestOperation, catalog: CatalogView): Page {
@@ -62,7 +68,6 @@ export function operationPage(op: RestOperation, catalog: CatalogView): Page {
   const link = (to: string): string => relativeLink(path, to);
   const base = catalog.base.example;
   const typeAnchor = (): undefined => undefined;
-  const assumption = operationEventsGap(catalog);
   const schemaLinks = html`<a href="${link(sitePaths.published('generated/openapi.yaml'))}">openapi.yaml</a> (operation <code>${op.operationId}</code>) · JSON Schemas: ${joinHtml(op.schemaFiles.map((file) => html`<a href="${link(sitePaths.published(`generated/${file}`))}">${file.slice(file.lastIndexOf('/') + 1).replace('.schema.json', '')}</a>`), ', ')} · <a href="${link(sitePaths.published('generated/asyncapi.yaml'))}">asyncapi.yaml</a> (the events)`;
   const main = html`<h1><span class="method ${op.method.toLowerCase()}">${op.method}</span> <code>${op.operationId}</code></h1>
 ${op.summary ? html`<p class="lead">${op.summary}.</p>` : ''}
@@ -91,7 +96,7 @@ ${op.request ? html`<section id="request" aria-labelledby="request-heading"><h2 
 ${op.responses.map(
   (r) => html`<section class="response" aria-labelledby="status-${r.status}"><h3 id="status-${r.status}"><span class="status s${String(r.status)[0]}">${r.status}</span> ${prose(r.description.replace(/\. Body: .*$/, ''))}</h3>
 ${r.notShown ? html`<p>Body not shown in the seed.</p>` : r.bodies.length === 0 ? html`<p>No body.</p>` : r.bodies.map((b, i) => html`${i > 0 ? html`<p>or</p>` : ''}${bodyView(b, typeAnchor)}`)}
-${r.retried ? html`<p class="note">The client retries this status.</p>` : ''}</section>`,
+${r.retry ? html`<p class="note">${r.retry.retried ? 'The client retries this status' : 'The client does not retry this status'}: the seed says “${r.retry.seed}”.</p>` : ''}</section>`,
 )}
 ${op.example.response ? html`<h3 id="example-response">Example response (${op.example.response.status})</h3>${codeBlock('response', `Example ${op.example.response.status} response`, JSON.stringify(op.example.response.body, null, 2))}` : ''}
 </section>
@@ -104,9 +109,7 @@ ${retryRule(op)}
 ${
   op.events.length > 0
     ? html`<section id="events" aria-labelledby="events-heading"><h2 id="events-heading">Events it publishes</h2>
-<div class="note assumption"><p><strong>Assumption:</strong> the seed does not say which operation emits which event. These are the events the contract emulator (<code>npx event-catalog emulate</code>) publishes for each outcome.</p>${
-        assumption ? html`<details class="seed"><summary>The seed’s words</summary><blockquote>${prose(assumption)}</blockquote></details>` : ''
-      }</div>
+${assumptionsNote(catalog, html`the seed does not say which operation emits which event. These are the events the contract emulator (<code>npx event-catalog emulate</code>) publishes for each outcome.`)}
 ${stackedTable(
   `Events ${op.operationId} publishes`,
   ['Outcome', 'Publishes'],

@@ -10,7 +10,7 @@ export function sharedTypePage(view: SharedTypeView): Page {
   const path = sitePaths.sharedType(type.name);
   const link = (to: string): string => relativeLink(path, to);
   const main = html`<h1>Shared type <code>${type.name}</code></h1>
-<p class="lead">From the seed’s section ${type.section}. TypeScript: <code>${type.tsName}</code>. JSON Schema: <a href="${link(sitePaths.published(`generated/${type.schema}`))}">${type.name}.schema.json</a>.</p>
+<p class="lead">From the seed’s section ${type.section}. TypeScript: <code>${type.tsName}</code>. JSON Schema: <a href="${link(sitePaths.published(`generated/${view.schema}`))}">${type.name}.schema.json</a>.</p>
 <section id="fields" aria-labelledby="fields-heading">
 <h2 id="fields-heading">Fields</h2>
 ${fieldTreeView(view.tree, { namedType: (name) => link(sitePaths.sharedType(name)) })}

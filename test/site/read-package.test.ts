@@ -19,9 +19,9 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 /** A repository-like folder with the published files and a `dist/` holding only `registry.cjs`. */
 function fakeRoot(name: string, options: { registry?: string; manifest?: unknown } = {}): string {
   const root = join(work, name);
-  mkdirSync(join(root, 'generated'), { recursive: true });
+  mkdirSync(join(root, 'generated', 'docs'), { recursive: true });
   mkdirSync(join(root, 'dist'), { recursive: true });
-  for (const file of ['openapi.yaml', 'registry.cjs']) cpSync(join(ROOT, 'generated', file), join(root, 'generated', file));
+  for (const file of ['openapi.yaml', 'registry.cjs', 'docs/pages.json']) cpSync(join(ROOT, 'generated', file), join(root, 'generated', file));
   writeFileSync(join(root, 'generated', 'manifest.json'), options.manifest === undefined ? readFileSync(join(ROOT, 'generated', 'manifest.json')) : JSON.stringify(options.manifest));
   if (options.registry !== undefined) writeFileSync(join(root, 'dist', 'registry.cjs'), options.registry);
   return root;
@@ -39,7 +39,7 @@ describe('readPackage', () => {
   });
 
   it('names the place in the manifest that is not of the published shape', () => {
-    const manifest = { events: [{ type: 'a', version: 'v1', tsName: 'A', schema: 's', payloadSchema: 'p', section: 'S', fields: [{ name: 'x', type: 'string', optional: 'no' }] }], sharedTypes: [], gaps: [] };
+    const manifest = { events: [{ type: 'a', version: 'v1', name: 'a-v1', tsName: 'A', schema: 's', payloadSchema: 'p', section: 'S', sources: [], fields: [{ name: 'x', type: 'string', optional: 'no' }] }], sharedTypes: [], gaps: [] };
     expect(() => readPackage(fakeRoot('shape', { manifest }))).toThrow('generated/manifest.json/events/0/fields/0/optional: expected a boolean');
   });
 

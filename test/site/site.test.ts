@@ -32,6 +32,12 @@ interface Manifest {
   sharedTypes: { name: string; fields: Field[] }[];
 }
 const manifest = JSON.parse(readFileSync(join(ROOT, 'generated', 'manifest.json'), 'utf8')) as Manifest;
+/** The published page model, as far as these tests read it. */
+const pages = JSON.parse(readFileSync(join(ROOT, 'generated', 'docs', 'pages.json'), 'utf8')) as {
+  words: { severity: Record<string, string>; unchanged: string };
+  diffs: Record<string, { from: string; to: string; severity?: string; impact: string }[]>;
+  api: { operations: { operationId: string; responses: { status: number; retry?: { retried: boolean; seed: string } }[] }[] };
+};
 
 type Verdict = { ok: true } | { ok: false; error: { code: string; issues: { path: string; code: string; message: string }[] } };
 interface PackageRoot {
@@ -343,7 +349,10 @@ describe('event pages', () => {
     await page.selectOption('form.compare select[name="to"]', versions[0]!);
     expect(await visible.count()).toBe(1);
     expect([await visible.getAttribute('data-from'), await visible.getAttribute('data-to')]).toEqual([versions[1], versions[0]]);
-    expect(await visible.locator('.diff-head').innerText()).toMatch(new RegExp(`^From ${versions[1]} to ${versions[0]}: (breaking|changes types|compatible|no change) (breaks .+|no change to the payload)\\.$`));
+    // The published diff, in the published words: the Markdown reference's too.
+    const diff = pages.diffs[type]!.find((d) => d.from === versions[1] && d.to === versions[0])!;
+    expect(await visible.locator('.diff-head').innerText()).toBe(`From ${versions[1]} to ${versions[0]}: ${diff.severity ? pages.words.severity[diff.severity] : pages.words.unchanged} ${diff.impact}.`);
+    expect(diff.impact).toMatch(/^breaks (tolerant|strict|code)/);
     await page.close();
   }, SPAWNS);
 
@@ -528,9 +537,12 @@ describe('REST pages', () => {
     await page.close();
   }, SPAWNS);
 
-  it('say the retry rule the client applies, and mark which events an operation publishes as an assumption', async () => {
+  it('say the retry rules the client applies in the seed’s words, and mark which events an operation publishes as an assumption', async () => {
     const { page } = await openPage(browser, at('api/processAccount/index.html'));
     expect(await page.locator('#retries-heading + p').innerText()).toContain('retries 429');
+    const rules = pages.api.operations.find((op) => op.operationId === 'processAccount')!.responses.filter((r) => r.retry);
+    expect(rules.map((r) => r.status)).toEqual([429]);
+    expect(await textsOf(page.locator('#retries .retry-rules li'))).toEqual(rules.map((r) => `${r.status}: sent again; the seed: “${r.retry!.seed}”`));
     expect(await page.locator('#events .assumption').innerText()).toContain('Assumption');
     expect(await page.locator('#events table a').count()).toBeGreaterThan(0);
     await page.close();
