@@ -21,7 +21,7 @@ import { sitePaths } from './site-paths.js';
 const BROWSER = fileURLToPath(new URL('browser/', import.meta.url));
 
 /** Published files the pages link to, from `generated/`. */
-const PUBLISHED = ['manifest.json', 'asyncapi.yaml', 'openapi.yaml', 'schemas', 'api/schemas'];
+const PUBLISHED = ['manifest.json', 'docs/pages.json', 'asyncapi.yaml', 'openapi.yaml', 'schemas', 'api/schemas'];
 
 function publishedFiles(root: string): SiteFile[] {
   const generated = join(root, 'generated');

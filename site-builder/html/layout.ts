@@ -87,6 +87,7 @@ ${page.main}
     [
       html`Built from the package’s published files:`,
       html`<a href="${to(sitePaths.published('generated/manifest.json'))}">manifest.json</a>`,
+      html`<a href="${to(sitePaths.published('generated/docs/pages.json'))}">pages.json</a>`,
       html`<a href="${to(sitePaths.published('generated/asyncapi.yaml'))}">asyncapi.yaml</a>`,
       html`<a href="${to(sitePaths.published('generated/openapi.yaml'))}">openapi.yaml</a>`,
     ],

@@ -89,6 +89,7 @@ ${stackedTable(
 <li><a href="${link(sitePaths.published('generated/asyncapi.yaml'))}">asyncapi.yaml</a>: the events as AsyncAPI 3.0</li>
 <li><a href="${link(sitePaths.published('generated/openapi.yaml'))}">openapi.yaml</a>: the REST API as OpenAPI 3.1</li>
 <li><a href="${link(sitePaths.published('generated/manifest.json'))}">manifest.json</a>: every event version and shared type with its fields</li>
+<li><a href="${link(sitePaths.published('generated/docs/pages.json'))}">docs/pages.json</a>: what these pages and the Markdown reference show besides, such as the diff between any two versions of an event type</li>
 <li>JSON Schemas: linked from each event version, shared type and REST operation</li>
 </ul>
 </section>`;
