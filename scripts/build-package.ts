@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { transformSync } from 'esbuild';
 import { eventEntry, eventEntryCommonJs, eventEntryDeclarations, type EventEntrySource } from '../generator/emit/event-entries.js';
 import { validatorPaths } from '../generator/emit/validator-paths.js';
-import { ADAPTER_ENTRIES, distImport, EMULATOR_ENTRY, ENTRIES_MODULE, ROOT_MODULE, type ModuleFormat } from './package-layout.js';
+import { ADAPTER_ENTRIES, distImport, EMULATOR_ENTRY, ENTRIES_MODULE, REST_VALIDATORS_MODULE, ROOT_MODULE, type ModuleFormat } from './package-layout.js';
 
 rmSync('dist', { recursive: true, force: true });
 execFileSync(process.execPath, ['node_modules/tsup/dist/cli-default.js', '--config', 'scripts/tsup.config.ts'], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -39,6 +39,9 @@ for (const event of manifest.events) {
 }
 
 writeFileSync('dist/index.js', "// The ES module entry: the implementation is index.cjs, shared with require() users.\nexport * from './index.cjs';\n");
+
+// The REST validators, once for both REST entries (see tsup.config.ts), minified like the event validators.
+writeFileSync(`dist/${REST_VALIDATORS_MODULE}.cjs`, transformSync(readFileSync('generated/api/validators.cjs', 'utf8'), { format: 'cjs', target: 'node20', minify: true, legalComments: 'none' }).code);
 
 const written = (what: string): string => `// ${what}, written by scripts/build-package.ts.\n`;
 for (const event of manifest.events) {

@@ -7,6 +7,9 @@ export type ModuleFormat = 'esm' | 'cjs';
 /** The package root (`runtime/index.ts`). */
 export const ROOT_MODULE = 'index';
 
+/** The REST API's validators (`generated/api/validators.cjs`, minified): one file, loaded by the REST entry in both formats. */
+export const REST_VALIDATORS_MODULE = 'rest-validators';
+
 /** The code every event entry shares (`runtime/entries/index.ts`): `defineEventValidator` and `createEventValidator`. */
 export const ENTRIES_MODULE = 'entries';
 

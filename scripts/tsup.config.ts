@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { defineConfig, type Options } from 'tsup';
 import { RUNTIME_IMPORTS } from '../runtime/contract/runtime-imports.js';
 import { eventEntry, eventEntryPath, type EventEntrySource } from '../generator/emit/event-entries.js';
-import { ADAPTER_ENTRIES, distImport, EMULATOR_ENTRY, ENTRIES_MODULE, formatOf, ROOT_MODULE } from './package-layout.js';
+import { ADAPTER_ENTRIES, distImport, EMULATOR_ENTRY, ENTRIES_MODULE, formatOf, REST_VALIDATORS_MODULE, ROOT_MODULE } from './package-layout.js';
 
 const manifest = JSON.parse(readFileSync('generated/manifest.json', 'utf8')) as { events: EventEntrySource[] };
 const packageVersion = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
@@ -80,6 +80,14 @@ const entriesShareCode: NonNullable<Options['esbuildPlugins']>[number] = {
   },
 };
 
+/** `generated/api/validators.cjs` stays an import of the one `rest-validators.cjs` beside both REST entries, not a copy in each. */
+const restValidatorsStayAFile: NonNullable<Options['esbuildPlugins']>[number] = {
+  name: 'rest-validators-stay-a-file',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/validators\.cjs$/ }, (args) => (args.importer.includes('generated/api/') ? { path: `./${REST_VALIDATORS_MODULE}.cjs`, external: true } : undefined));
+  },
+};
+
 export default defineConfig([
   {
     ...common,
@@ -116,7 +124,8 @@ export default defineConfig([
   { ...common, entry: ADAPTER_ENTRIES, format: ['esm', 'cjs'], esbuildPlugins: [adaptersUseRoot] },
   { ...common, entry: ADAPTER_ENTRIES, format: ['esm', 'cjs'], dts: { only: true }, external: [/^\.\.\/index\.js$/] },
   // Not minified either: the entry inlines its CommonJS validator module (see above).
-  { ...common, entry: { rest: 'runtime/rest/index.ts' }, format: ['esm', 'cjs'], dts: true, minifyWhitespace: false },
+  // The REST validators stay one file (rest-validators.cjs, written by build-package.ts) that the ES module and the CommonJS entry both load.
+  { ...common, entry: { rest: 'runtime/rest/index.ts' }, format: ['esm', 'cjs'], dts: true, esbuildPlugins: [restValidatorsStayAFile] },
   { ...common, entry: EMULATOR_ENTRY, format: ['esm', 'cjs'], esbuildPlugins: [emulatorUsesEntries] },
   { ...common, entry: EMULATOR_ENTRY, format: ['esm', 'cjs'], dts: { only: true }, external: [/^\.\.\/index\.js$/, /^\.\.\/rest\/index\.js$/] },
   {
