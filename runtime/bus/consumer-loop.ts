@@ -75,23 +75,10 @@ export function runConsumerLoop<Raw, M>(broker: Broker<Raw, M>, handler: BusHand
     );
   }
 
-  async function settle(raw: Raw, decision: DeliveryDecision, trace: MessageTrace | null): Promise<void> {
-    switch (decision.action) {
-      case 'handled':
-      case 'ignored':
-        broker.acknowledge(raw, decision.action === 'ignored');
-        break;
-      case 'retry':
-        broker.retry(raw, decision.delayMs);
-        break;
-      case 'dead_letter':
-        await broker.flush();
-        inFlight = raw;
-        await deadLetter(raw, decision, trace);
-        break;
-    }
-    countDecision(counts, decision);
-    trace?.end(decision);
+  /** Settles a decision that needs no await (all but a dead letter): acknowledge, or retry. */
+  function settleNow(raw: Raw, decision: Exclude<DeliveryDecision, DeadLetterDecision>): void {
+    if (decision.action === 'retry') broker.retry(raw, decision.delayMs);
+    else broker.acknowledge(raw, decision.action === 'ignored');
   }
 
   const closed = (async () => {
@@ -126,7 +113,16 @@ export function runConsumerLoop<Raw, M>(broker: Broker<Raw, M>, handler: BusHand
           inFlight = raw;
           decision = await decision;
         }
-        await settle(raw, decision, trace);
+        if (decision.action === 'dead_letter') {
+          await broker.flush();
+          inFlight = raw;
+          await deadLetter(raw, decision, trace);
+        } else {
+          // No await for a message handled, ignored or retried: a handler that returns a plain value costs the loop none.
+          settleNow(raw, decision);
+        }
+        countDecision(counts, decision);
+        trace?.end(decision);
         inFlight = null;
       }
       if (!stopping) {
