@@ -76,6 +76,9 @@ for (const adapter of Object.keys(ADAPTER_ENTRIES)) {
   if (!declarations.includes(esmRoot)) throw new Error(`build: ${path} does not import the root as${esmRoot}; the adapters' CommonJS declarations would not share the root's types`);
   writeFileSync(path, declarations.replaceAll(esmRoot, ` from '${distImport(ROOT_MODULE, 'cjs')}';`));
 }
+for (const module of Object.keys(EMULATOR_ENTRY)) {
+  writeFileSync(join('dist', `${module}.js`), `${written('The emulator\'s ES module entry: the implementation is the CommonJS module, shared with require() users')}export * from './${module}.cjs';\n`);
+}
 // The emulator's declarations name the root's and the REST entry's types by their source paths
 // (tsup keeps them as written); in dist/ those are the built entries' declarations.
 for (const module of Object.keys(EMULATOR_ENTRY)) {

@@ -126,7 +126,8 @@ export default defineConfig([
   // Not minified either: the entry inlines its CommonJS validator module (see above).
   // The REST validators stay one file (rest-validators.cjs, written by build-package.ts) that the ES module and the CommonJS entry both load.
   { ...common, entry: { rest: 'runtime/rest/index.ts' }, format: ['esm', 'cjs'], dts: true, esbuildPlugins: [restValidatorsStayAFile] },
-  { ...common, entry: EMULATOR_ENTRY, format: ['esm', 'cjs'], esbuildPlugins: [emulatorUsesEntries] },
+  // Node only: one implementation, CommonJS; its ES module entry re-exports it (written by build-package.ts), as the root's does.
+  { ...common, entry: EMULATOR_ENTRY, format: ['cjs'], esbuildPlugins: [emulatorUsesEntries] },
   { ...common, entry: EMULATOR_ENTRY, format: ['esm', 'cjs'], dts: { only: true }, external: [/^\.\.\/index\.js$/, /^\.\.\/rest\/index\.js$/] },
   {
     ...common,
