@@ -12,7 +12,7 @@
 import type { Attributes, Context, Counter, Histogram, Link, Span, SpanOptions } from '@opentelemetry/api';
 import { eventCatalog, type EventErrorCode } from '../index.js';
 import { describeError } from '../internal/describe-error.js';
-import { cachedByMeterProvider, errorType, loadOpenTelemetry, telemetryEnabled, tracerOf, type OpenTelemetryApi } from '../internal/telemetry.js';
+import { cachedByMeterProvider, DURATION_BUCKETS_SECONDS, errorType, loadOpenTelemetry, telemetryEnabled, tracerOf, type OpenTelemetryApi } from '../internal/telemetry.js';
 import type { BusHandler, DeadLetterReason, DeliveryDecision, NamedEvent } from './decide-delivery.js';
 
 export type MessagingSystem = 'nats' | 'redis';
@@ -38,8 +38,6 @@ export const METRICS = {
   validationFailures: 'event_catalog.validation.failures',
 } as const;
 
-/** The semantic conventions' advice for `messaging.process.duration`, in seconds. */
-const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
 interface Instruments {
   sent: Counter;
@@ -55,7 +53,7 @@ const instrumentsOf = cachedByMeterProvider(
     processDuration: meter.createHistogram(METRICS.processDuration, {
       unit: 's',
       description: 'Time from a message taken from the broker to its settling (validation, handler, acknowledgement or dead letter).',
-      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS_SECONDS },
     }),
     validationFailures: meter.createCounter(METRICS.validationFailures, { unit: '{message}', description: 'Messages rejected by the catalog, by event type, version and error code.' }),
   }),

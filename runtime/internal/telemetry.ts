@@ -80,5 +80,8 @@ export function telemetryEnabled(api: OpenTelemetryApi): boolean {
   return api.metrics.getMeterProvider().getMeter(INSTRUMENTATION_SCOPE) !== api.createNoopMeter();
 }
 
+/** The semantic conventions' bucket advice for a duration histogram, in seconds (`messaging.process.duration`, `http.client.request.duration`). */
+export const DURATION_BUCKETS_SECONDS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
 /** What an error is, for `error.type`: its class name (a bounded set), never its message. */
 export const errorType = (error: unknown): string => (error instanceof Error ? error.name || 'Error' : '_OTHER');

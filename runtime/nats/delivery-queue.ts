@@ -97,10 +97,6 @@ export class DeliveryQueue {
     this.reportedUpTo = this.items.length;
   }
 
-  get waiting(): number {
-    return this.items.length - this.head;
-  }
-
   private wake(): void {
     const wakeUp = this.wakeUp;
     this.wakeUp = null;

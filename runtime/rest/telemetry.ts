@@ -15,7 +15,7 @@
  * nor `url.full` (both carry account numbers), and no error message is recorded (a fetch
  * error may quote the URL): `error.type` is a status code, a result code or a class name.
  */
-import { cachedByMeterProvider, errorType, loadOpenTelemetry, tracerOf, type OpenTelemetryApi } from '../internal/telemetry.js';
+import { cachedByMeterProvider, DURATION_BUCKETS_SECONDS, errorType, loadOpenTelemetry, tracerOf, type OpenTelemetryApi } from '../internal/telemetry.js';
 
 /** The span and context types, through the API's own type (runtime/rest/ names no package). */
 type Tracer = ReturnType<typeof tracerOf>;
@@ -33,11 +33,9 @@ const REST_ATTRIBUTES = {
 
 const REQUEST_DURATION = 'http.client.request.duration';
 
-/** The semantic conventions' advice for `http.client.request.duration`, in seconds. */
-const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
 const requestDurationOf = cachedByMeterProvider((meter) =>
-  meter.createHistogram(REQUEST_DURATION, { unit: 's', description: 'Duration of HTTP client requests.', advice: { explicitBucketBoundaries: DURATION_BUCKETS } }),
+  meter.createHistogram(REQUEST_DURATION, { unit: 's', description: 'Duration of HTTP client requests.', advice: { explicitBucketBoundaries: DURATION_BUCKETS_SECONDS } }),
 );
 
 /** The service's host and port, as `server.address` and `server.port`. */

@@ -7,15 +7,13 @@
  * refuses to start, or stops loudly, the original kept; replay moves back what is valid now.
  * What only one broker has is tested beside it (nats*.test.ts, redis*.test.ts, consumer-settings.test.ts).
  */
-import { AckPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AckPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { BusHandler, Consumption, UnknownEventPolicy } from '../../runtime/bus/index.js';
 import { EventValidationError, type CatalogEvent } from '../../runtime/index.js';
 import * as nats from '../../runtime/nats/index.js';
 import * as streams from '../../runtime/redis-streams/index.js';
-import { startNatsServer, startRedisServer, type RunningBroker } from '../../scripts/local-brokers.js';
+import { useBothBrokers } from './both-brokers.js';
 import { until } from './until.js';
 
 const valid = (account: string): CatalogEvent => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
@@ -71,30 +69,11 @@ interface BrokerUnderTest {
   refusal: RegExp;
 }
 
-let natsServer: RunningBroker;
-let nc: NatsConnection;
+const brokers = useBothBrokers({ jsTimeoutMs: 2000 });
 let js: JetStreamClient;
 let jsm: JetStreamManager;
-let redisServer: RunningBroker;
-const connections: Redis[] = [];
-const redisConnection = () => {
-  const c = new Redis(redisServer.url, { maxRetriesPerRequest: 1 });
-  connections.push(c);
-  return c;
-};
-
-beforeAll(async () => {
-  [natsServer, redisServer] = await Promise.all([startNatsServer(), startRedisServer()]);
-  nc = await connect({ servers: natsServer.url });
-  js = jetstream(nc, { timeout: 2000 });
-  jsm = await jetstreamManager(nc);
-}, 60_000);
-
-afterAll(async () => {
-  await nc?.close();
-  await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
-  await Promise.all([natsServer?.stop(), redisServer?.stop()]);
-}, 60_000);
+const redisConnection = () => brokers.redisConnection();
+beforeAll(() => void ({ js, jsm } = brokers));
 
 const NATS: BrokerUnderTest = {
   name: 'NATS JetStream',

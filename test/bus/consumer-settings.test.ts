@@ -6,44 +6,26 @@
  * every field of its entry, byte for byte, and replay writes the entry back as it was; a NATS
  * replay reads only what the dead-letter stream holds, however long its history.
  */
-import { AckPolicy, jetstream, jetstreamManager, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
-import { connect, type NatsConnection } from '@nats-io/transport-node';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { AckPolicy, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { CatalogEvent } from '../../runtime/index.js';
 import { consumeEvents as consumeNats, ConsumerFailedError, replayDeadLetters as replayNats } from '../../runtime/nats/index.js';
 import { consumeEvents as consumeRedis, replayDeadLetters as replayRedis } from '../../runtime/redis-streams/index.js';
-import { startNatsServer, startRedisServer, type RunningBroker } from '../../scripts/local-brokers.js';
+import type { RunningBroker } from '../../scripts/local-brokers.js';
+import { useBothBrokers } from './both-brokers.js';
 import { until } from './until.js';
 
 const valid = (account: string): CatalogEvent => ({ type: 'account.created', version: 'v1', payload: { account_number: account, account_user_emails: [] } });
 const encode = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+const brokers = useBothBrokers();
 let natsServer: RunningBroker;
-let nc: NatsConnection;
 let js: JetStreamClient;
 let jsm: JetStreamManager;
-let redisServer: RunningBroker;
-const connections: Redis[] = [];
-const redisConnection = () => {
-  const c = new Redis(redisServer.url, { maxRetriesPerRequest: 1 });
-  connections.push(c);
-  return c;
-};
-
-beforeAll(async () => {
-  [natsServer, redisServer] = await Promise.all([startNatsServer(), startRedisServer()]);
-  nc = await connect({ servers: natsServer.url });
-  js = jetstream(nc);
-  jsm = await jetstreamManager(nc);
-}, 60_000);
-
-afterAll(async () => {
-  await nc?.close();
-  await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
-  await Promise.all([natsServer?.stop(), redisServer?.stop()]);
-}, 60_000);
+const redisConnection = () => brokers.redisConnection();
+beforeAll(() => void ({ nats: natsServer, js, jsm } = brokers));
 
 /** A stream `name`, its dead-letter stream, and a durable consumer `workers` with the given settings. */
 async function natsStreams(name: string, consumer: { ackWaitMs?: number; maxDeliver?: number } = {}) {
